@@ -1,0 +1,67 @@
+"""Double-dummy solver: the exact value of a position with every hand seen.
+
+>>> from scopone.position import Position
+>>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
+>>> r = solve(pos, engine="python")
+>>> [m.move.text() for m in r.moves], r.complete
+(['7Dx3C+4S'], True)
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..position import Position
+from .driver import MoveValue, SolveResult, best_line, solve_with
+from .reference import INF, PythonSearch, SearchInterrupted, minimax
+
+
+class _PythonBackend:
+    def __init__(self, rules, deadline, use_tt=True):
+        self.search_obj = PythonSearch(rules, use_tt=use_tt, deadline=deadline)
+
+    def search(self, pos, alpha, beta):
+        return self.search_obj.search(pos, alpha, beta)
+
+    def stats(self):
+        s = self.search_obj
+        return {"engine": "python", "nodes": s.nodes, "tt_hits": s.tt_hits, "tt_entries": len(s.tt)}
+
+
+def make_backend(position: Position, engine: str = "auto", time_limit: float | None = None,
+                 memory_mb: int | None = None, use_tt: bool = True):
+    """The search backend for ``engine`` (``auto``, ``c`` or ``python``)."""
+    deadline = time.monotonic() + time_limit if time_limit else None
+    if engine in ("auto", "c"):
+        try:
+            from .core import CoreBackend, core_unavailable_reason
+        except ImportError:
+            CoreBackend = None
+            core_unavailable_reason = lambda rules: "the compiled core is not built"  # noqa: E731
+        reason = core_unavailable_reason(position.rules) if CoreBackend else "the compiled core is not built"
+        if reason is None:
+            return CoreBackend(position.rules, deadline=deadline, memory_mb=memory_mb, use_tt=use_tt)
+        if engine == "c":
+            from ..errors import ScoponeError
+            raise ScoponeError(f"engine c: {reason}")
+    if engine not in ("auto", "c", "python"):
+        raise ValueError(f"engine must be auto, c or python, not {engine!r}")
+    return _PythonBackend(position.rules, deadline, use_tt=use_tt)
+
+
+def solve(position: Position, mode: str = "all", *, engine: str = "auto",
+          time_limit: float | None = None, memory_mb: int | None = None,
+          line: bool = True, use_tt: bool = True) -> SolveResult:
+    """Solve ``position`` double dummy.
+
+    ``mode``: ``best`` (one best move), ``optimal`` (every move reaching the
+    value) or ``all`` (every move with its exact value).  With ``time_limit``
+    (seconds) or on Ctrl-C the result is marked incomplete and carries only
+    proven bounds.
+    """
+    backend = make_backend(position, engine, time_limit, memory_mb, use_tt)
+    return solve_with(backend, position, mode, line=line)
+
+
+__all__ = ["solve", "SolveResult", "MoveValue", "minimax", "PythonSearch", "SearchInterrupted",
+           "best_line", "make_backend", "INF"]

@@ -1,0 +1,208 @@
+"""The root driver: exact values of every move, modes, bounds, the best line.
+
+A *backend* answers one question, fail-soft: ``search(pos, alpha, beta)``
+returns a value ``v`` with ``v <= alpha`` meaning "at most v", ``v >= beta``
+"at least v", and anything between exact.  The driver narrows bounds with
+null-window questions (MTD(f)), so an interrupted solve still knows proven
+bounds for the root and for every move.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..position import Move, Position
+from ..scoring import Score
+from .reference import INF, SearchInterrupted
+
+Mode = Literal["best", "optimal", "all"]
+
+
+@dataclass
+class MoveValue:
+    """A root move with its value, or proven bounds ``lower <= value <= upper``."""
+
+    move: Move
+    lower: int
+    upper: int
+
+    @property
+    def value(self) -> int | None:
+        """The exact value, or None when only bounds are known."""
+        return self.lower if self.lower == self.upper else None
+
+    def as_dict(self) -> dict:
+        d: dict = {"move": self.move.text(), "value": self.value}
+        if self.value is None:
+            d["lower"] = self.lower if self.lower > -INF else None
+            d["upper"] = self.upper if self.upper < INF else None
+        return d
+
+
+@dataclass
+class SolveResult:
+    """What :func:`scopone.solver.solve` found.
+
+    ``value`` is exact when ``complete``; otherwise ``lower``/``upper`` are the
+    proven bounds and ``value`` is None.  ``moves`` holds every legal move with
+    its value (mode ``all``), the optimal ones (``optimal``) or one best move
+    (``best``), best first.
+    """
+
+    lower: int
+    upper: int
+    to_move: int
+    mode: str
+    moves: list[MoveValue]
+    line: list[Move] = field(default_factory=list)
+    final_score: Score | None = None
+    stats: dict = field(default_factory=dict)
+    complete: bool = True
+
+    @property
+    def value(self) -> int | None:
+        return self.lower if self.lower == self.upper else None
+
+    @property
+    def best_move(self) -> Move | None:
+        return self.moves[0].move if self.moves and self.moves[0].value == self.value else None
+
+    def as_dict(self) -> dict:
+        d: dict = {
+            "value": self.value,
+            "to_move": self.to_move,
+            "mode": self.mode,
+            "complete": self.complete,
+            "moves": [m.as_dict() for m in self.moves],
+            "line": [m.text() for m in self.line],
+            "final_score": self.final_score.as_dict() if self.final_score else None,
+            "stats": self.stats,
+        }
+        if self.value is None:
+            d["lower"] = self.lower if self.lower > -INF else None
+            d["upper"] = self.upper if self.upper < INF else None
+        return d
+
+
+class _Bounds:
+    """Proven bounds on one value, narrowed by null-window searches (MTD(f))."""
+
+    def __init__(self, lower: int = -INF, upper: int = INF):
+        self.lower, self.upper = lower, upper
+
+    def test(self, backend, pos: Position, gamma: int) -> bool:
+        """Is the value >= gamma?  Narrows the bounds either way."""
+        v = backend.search(pos, gamma - 1, gamma)
+        if v >= gamma:
+            self.lower = max(self.lower, v)
+            return True
+        self.upper = min(self.upper, v)
+        return False
+
+    def exact(self, backend, pos: Position, guess: int = 0) -> int:
+        g = min(max(guess, self.lower), self.upper)
+        while self.lower < self.upper:
+            gamma = g + 1 if g == self.lower else g
+            self.test(backend, pos, gamma)
+            g = self.lower if self.lower > gamma - 1 else self.upper
+        return self.lower
+
+
+def _guess(pos: Position) -> int:
+    return pos.score().value
+
+
+def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True) -> SolveResult:
+    """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return."""
+    if mode not in ("best", "optimal", "all"):
+        raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
+    t0 = time.perf_counter()
+    pos = pos.copy()
+    maximise = pos.to_move & 1 == 0
+    moves = pos.legal_moves()
+    root = _Bounds()
+    per_move = [_Bounds() for _ in moves]
+    complete = True
+    guess = _guess(pos)
+    try:
+        if pos.is_over():
+            v = pos.score().value
+            root.lower = root.upper = v
+        elif mode == "all":
+            for mv, b in zip(moves, per_move):
+                pos.push(mv)
+                try:
+                    b.exact(backend, pos, guess)
+                finally:
+                    pos.pop()
+                guess = b.lower
+            vals = [b.lower for b in per_move]
+            root.lower = root.upper = max(vals) if maximise else min(vals)
+        else:
+            root.exact(backend, pos, guess)
+            v = root.lower
+            for mv, b in zip(moves, per_move):
+                pos.push(mv)
+                try:
+                    reaches = b.test(backend, pos, v) if maximise else not b.test(backend, pos, v + 1)
+                finally:
+                    pos.pop()
+                if reaches:
+                    b.lower = b.upper = v
+                    if mode == "best":
+                        break
+    except (SearchInterrupted, KeyboardInterrupt):
+        complete = False
+        if mode == "all":
+            # what the per-move bounds prove about the root
+            ups = [b.upper for b in per_move]
+            los = [b.lower for b in per_move]
+            if maximise:
+                root.lower, root.upper = max(root.lower, max(los)), min(root.upper, max(ups))
+            else:
+                root.lower, root.upper = max(root.lower, min(los)), min(root.upper, min(ups))
+    shown = [MoveValue(m, b.lower, b.upper) for m, b in zip(moves, per_move)]
+    if complete and mode != "all":
+        shown = [mv for mv in shown if mv.value == root.lower]
+    elif not complete and mode != "all":
+        shown = [mv for mv in shown if mv.lower > -INF or mv.upper < INF]
+    sign = -1 if maximise else 1
+    shown.sort(key=lambda mv: (sign * (mv.lower + mv.upper), mv.move))
+    result = SolveResult(root.lower, root.upper, pos.to_move, mode, shown, complete=complete)
+    if complete and line and not pos.is_over():
+        try:
+            result.line, result.final_score = best_line(backend, pos, root.lower, shown[0].move)
+        except (SearchInterrupted, KeyboardInterrupt):
+            result.complete = False
+    elif complete and pos.is_over():
+        result.final_score = pos.score()
+    result.stats = {"time": time.perf_counter() - t0, **backend.stats()}
+    n, t = result.stats.get("nodes", 0), result.stats["time"]
+    result.stats["nodes_per_second"] = int(n / t) if t > 0 else 0
+    return result
+
+
+def best_line(backend, pos: Position, value: int, first: Move | None = None) -> tuple[list[Move], Score]:
+    """A line of best moves from ``pos`` (whose value is ``value``) to the end of the deal."""
+    pos = pos.copy()
+    line: list[Move] = []
+    while not pos.is_over():
+        maximise = pos.to_move & 1 == 0
+        chosen = None
+        candidates = pos.legal_moves()
+        if first is not None and not line:
+            candidates = [first] + [m for m in candidates if m != first]
+        for mv in candidates:
+            pos.push(mv)
+            v = backend.search(pos, value - 1, value) if maximise else backend.search(pos, value, value + 1)
+            ok = v >= value if maximise else v <= value
+            if ok:
+                chosen = mv
+                break
+            pos.pop()
+        if chosen is None:  # cannot happen if value is exact
+            raise RuntimeError(f"no move keeps the value {value} in {pos.line()}")
+        line.append(chosen)
+    return line, pos.result()
