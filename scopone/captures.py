@@ -156,6 +156,22 @@ class CaptureTable:
         self._options[key] = result
         return result
 
+    def priority_forced(self, value: int, table: CardMask) -> bool:
+        """Whether single-card priority removed sum captures for ``value`` on ``table``.
+
+        >>> from scopone.cards import parse_cards
+        >>> capture_table(Rules()).priority_forced(5, parse_cards("5D 2C 3C"))
+        True
+        """
+        if self.rules.priority != "strict" or (self.rules.asso_piglia_tutto and value == 1):
+            return False
+        fits = self.fitting_patterns(value, table)
+        if not fits or not _is_single(fits[0]):
+            return False
+        counts = [0] + [rank_count(table, r) for r in range(1, 11)]
+        return any(sum(p) > 1 and all(p[r] <= counts[r] for r in range(1, 11))
+                   for p in self.patterns[value])
+
     def is_sweep_scopa(self, value: int) -> bool:
         """Whether emptying the table with this value can count as a scopa.
 

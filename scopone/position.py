@@ -235,15 +235,7 @@ class Position:
 
     def priority_forced(self, card: int) -> bool:
         """Whether single-card priority removed sum captures for this card here."""
-        if self.rules.priority != "strict" or (self.rules.asso_piglia_tutto and rank_of(card) == 1):
-            return False
-        ct = self._captures
-        fits = ct.fitting_patterns(rank_of(card), self.table)
-        if not fits or sum(fits[0]) != 1:
-            return False
-        counts = [0] + [((self.table >> (4 * r)) & 0xF).bit_count() for r in range(10)]
-        return any(sum(p) > 1 and all(p[r] <= counts[r] for r in range(1, 11))
-                   for p in ct.patterns[rank_of(card)])
+        return self._captures.priority_forced(rank_of(card), self.table)
 
     def push(self, move: Move | int) -> None:
         """Play a move (a :class:`Move` or its int form). Undo with :meth:`pop`."""

@@ -1,0 +1,237 @@
+"""The ``scopone`` command line: parses, calls the library, formats.
+
+Bad input ends with exit code 2 and one line ``Error: FILE: field: problem``.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+from rich.console import Console
+
+from . import __version__
+from .captures import capture_table
+from .cards import card_text, cards_of, parse_card, parse_cards, rank_of
+from .errors import ScoponeError
+from .formats import json_text, load_game, position_to_dict, read_position_arg, write_json_atomic
+from .position import Move
+from .rules import parse_rules
+from .scoring import TEAMS
+
+
+class InputError(click.ClickException):
+    """Bad input: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"Error: {self.format_message()}", err=True)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _symbols(console: Console) -> bool:
+    return "utf" in (console.encoding or "").lower()
+
+
+def _emit_json(data) -> None:
+    click.echo(json_text(data))
+
+
+def handle_errors(f):
+    """Turn library errors into one-line messages with exit code 2."""
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except ScoponeError as e:
+            raise InputError(" ".join(str(e).split("\n"))) from None
+
+    return wrapper
+
+
+def _rules_opt(text):
+    return parse_rules(text) if text else None
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
+rules_option = click.option("--rules", "rules_text", metavar="NAME",
+                            help="Rules, e.g. scientifico, classico+primiera=sum (overrides the file's).")
+position_arg = click.argument("position", metavar="POSITION")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="scopone")
+def main() -> None:
+    """Scopone Scientifico: engine, double-dummy solver and puzzles.
+
+    POSITION arguments are a position file (JSON), a game record (its final
+    position), or a one-line position string.
+    """
+
+
+@main.command()
+@position_arg
+@json_option
+@rules_option
+@handle_errors
+def show(position, as_json, rules_text):
+    """Print a position: hands, table, piles, score so far, who is to move."""
+    from .render import position_view
+
+    pos = read_position_arg(position, _rules_opt(rules_text))
+    if as_json:
+        d = position_to_dict(pos)
+        d["line"] = pos.line()
+        d["score"] = pos.score().as_dict()
+        _emit_json(d)
+        return
+    con = _console()
+    con.print(position_view(pos, _symbols(con)))
+
+
+@main.command()
+@position_arg
+@json_option
+@rules_option
+@handle_errors
+def moves(position, as_json, rules_text):
+    """List every legal move in canonical notation, grouped by card."""
+    from .render import moves_view
+
+    pos = read_position_arg(position, _rules_opt(rules_text))
+    if as_json:
+        _emit_json({
+            "to_move": pos.to_move,
+            "moves": [{"move": m.text(), "card": card_text(m.card),
+                       "captures": [card_text(c) for c in m.captured_cards()],
+                       "priority": pos.priority_forced(m.card)} for m in pos.legal_moves()],
+        })
+        return
+    con = _console()
+    con.print(moves_view(pos, _symbols(con)))
+
+
+@main.command()
+@click.argument("card")
+@click.option("--table", "table_text", default="", help='Table cards, e.g. "3C 4S 7B 2D 5C".')
+@json_option
+@rules_option
+@handle_errors
+def captures(card, table_text, as_json, rules_text):
+    """Show what CARD may capture from a table under the rules."""
+    rules = _rules_opt(rules_text) or parse_rules("scientifico")
+    try:
+        c = parse_card(card)
+    except ScoponeError as e:
+        raise ScoponeError(f"CARD: {e}") from None
+    try:
+        table = parse_cards(table_text)
+    except ScoponeError as e:
+        raise ScoponeError(f"--table: {e}") from None
+    if table >> c & 1:
+        raise ScoponeError(f"--table: {card_text(c)} is the played card; it cannot also be on the table")
+    ct = capture_table(rules)
+    options = ct.options(rank_of(c), table)
+    moves_ = [Move(c, m) for m in options] or [Move(c, 0)]
+    priority = ct.priority_forced(rank_of(c), table)
+    if as_json:
+        _emit_json({"card": card_text(c), "table": [card_text(x) for x in cards_of(table)],
+                    "rules": rules.name, "captures": [[card_text(x) for x in m.captured_cards()]
+                                                      for m in moves_ if m.captured],
+                    "moves": [m.text() for m in moves_], "priority": priority})
+        return
+    if not options:
+        click.echo(f"{card_text(c)} captures nothing: it is laid on the table ({rules.name}).")
+        return
+    click.echo(f"{card_text(c)} may capture ({rules.name}):")
+    for m in moves_:
+        click.echo(f"  {m.text()}")
+    if priority:
+        click.echo("  (single-card priority: sum captures are not allowed while a card of the same rank is on the table)")
+
+
+@main.command()
+@click.option("--seed", type=int, default=None, help="Random seed (reproducible deals).")
+@click.option("--cards-per-hand", type=click.IntRange(0, 10), default=None,
+              help="Play the deal forward until every hand holds this many cards.")
+@click.option("--policy", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True,
+              help="How the deal is played forward.")
+@click.option("--first", type=click.IntRange(0, 3), default=0, show_default=True, help="Seat that plays first.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the position here.")
+@json_option
+@rules_option
+@handle_errors
+def deal(seed, cards_per_hand, policy, first, output, as_json, rules_text):
+    """Deal a random position (and optionally play it forward)."""
+    from .deal import deal as make_deal
+
+    pos = make_deal(seed, _rules_opt(rules_text), first=first, cards_per_hand=cards_per_hand, policy=policy)
+    data = position_to_dict(pos)
+    if output:
+        write_json_atomic(output, data)
+        if as_json:
+            _emit_json({"output": output, "line": pos.line()})
+        else:
+            click.echo(f"wrote {output}: {pos.line()}")
+    else:
+        _emit_json(data)
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--partial", is_flag=True, help="Score an unfinished record as it stands.")
+@json_option
+@rules_option
+@handle_errors
+def score(game, partial, as_json, rules_text):
+    """Play a game record to its end and print the score per team."""
+    from .render import score_view
+
+    record = load_game(game, _rules_opt(rules_text))
+    pos = record.replay(game)
+    if not pos.is_over() and not partial:
+        raise ScoponeError(f"{game}: moves: the record stops after {len(record.moves)} plays with "
+                           f"{pos.cards_left()} cards still in hand (use --partial to score it as it stands)")
+    s = pos.score()
+    if as_json:
+        _emit_json({"complete": pos.is_over(), "plays": len(record.moves), **s.as_dict()})
+        return
+    con = _console()
+    con.print(score_view(s, title=f"{game}: {'final score' if pos.is_over() else 'score so far'}"))
+    a, b = s.points
+    click.echo(f"Team A {a}, team B {b}: " + ("a draw" if a == b else f"team {TEAMS[0 if a > b else 1]} wins the deal"))
+
+
+@main.command()
+@position_arg
+@click.option("--mode", type=click.Choice(["all", "optimal", "best"]), default="all", show_default=True,
+              help="all: every move's value; optimal: the moves reaching the value; best: one best move.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop after this long and report the bounds proven so far.")
+@click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=None, metavar="MB",
+              help="Bound the transposition table.")
+@click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True,
+              help="Search engine: the compiled core or the pure-Python reference.")
+@json_option
+@rules_option
+@handle_errors
+def solve(position, mode, time_limit, memory_mb, engine, as_json, rules_text):
+    """Solve a position double dummy: its value, every move's value, the best line."""
+    from .render import solve_view
+    from .solver import solve as run_solve
+
+    pos = read_position_arg(position, _rules_opt(rules_text))
+    result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb)
+    if as_json:
+        _emit_json(result.as_dict())
+    else:
+        con = _console()
+        con.print(solve_view(pos, result, _symbols(con)))
+    if not result.complete:
+        sys.exit(3)

@@ -1,0 +1,162 @@
+"""Human-readable views of positions, moves, scores and solver results (rich).
+
+Everything here returns rich renderables; the CLI prints them.  Suits are
+coloured (Denari yellow, Coppe red, Spade blue, Bastoni green) and shown with
+symbols; rich drops the colour when the output is not a terminal.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from .cards import SUIT_SYMBOLS, SUITS, CardMask, iter_cards, rank_of, suit_of
+from .position import SEAT_NAMES, Move, Position
+from .scoring import TEAMS, Score
+
+SUIT_STYLES = ("bold yellow", "red", "blue", "green")
+
+
+def card_text_styled(card: int, symbols: bool = True) -> Text:
+    """One card as styled text (``7♦`` in yellow)."""
+    s = suit_of(card)
+    return Text(f"{rank_of(card)}{SUIT_SYMBOLS[s] if symbols else SUITS[s]}", style=SUIT_STYLES[s])
+
+
+def cards_styled(mask: CardMask, symbols: bool = True, empty: str = "-") -> Text:
+    """A card set as styled text, sorted by rank."""
+    if not mask:
+        return Text(empty, style="dim")
+    return Text(" ").join(card_text_styled(c, symbols) for c in iter_cards(mask))
+
+
+def move_styled(move: Move, symbols: bool = True) -> Text:
+    """A move as styled text (``7♦ x 3♥ 4♠``)."""
+    t = card_text_styled(move.card, symbols)
+    if move.captured:
+        t += Text(" x ", style="dim") + cards_styled(move.captured, symbols)
+    return t
+
+
+def seat_label(seat: int) -> str:
+    return f"{SEAT_NAMES[seat]} ({seat}, {TEAMS[seat & 1]})"
+
+
+def position_view(pos: Position, symbols: bool = True, title: str | None = None) -> Group:
+    """Four hands, the table, the piles, the score so far and who is to move."""
+    t = Table(title=title, show_header=False, box=None, pad_edge=False)
+    t.add_column(style="bold")
+    t.add_column()
+    for s in range(4):
+        mark = " ←" if s == pos.to_move and not pos.is_over() else ""
+        t.add_row(seat_label(s) + mark, cards_styled(pos.hands[s], symbols))
+    t.add_row("Table", cards_styled(pos.table, symbols))
+    for team in (0, 1):
+        pile = pos.piles[team]
+        t.add_row(f"Pile {TEAMS[team]}", Text(f"{pile.bit_count()} cards", style="dim") + Text("  ")
+                  + cards_styled(pile, symbols))
+    last = "-" if pos.last_capture is None else TEAMS[pos.last_capture]
+    status = ("deal over" if pos.is_over()
+              else f"{SEAT_NAMES[pos.to_move]} (seat {pos.to_move}) to move")
+    info = Text(f"{status} · scope A {pos.scope[0]} B {pos.scope[1]} · last capture {last} · rules {pos.rules.name}")
+    return Group(t, info, score_view(pos.score(), title="Score so far" if not pos.is_over() else "Final score"))
+
+
+def score_view(score: Score, title: str | None = "Score") -> Table:
+    """The per-category breakdown, one row per category."""
+    t = Table(title=title, title_justify="left")
+    t.add_column("category")
+    t.add_column("A", justify="right")
+    t.add_column("B", justify="right")
+    t.add_column("points A-B", justify="right")
+    pts = lambda p: f"{p[0]}-{p[1]}"  # noqa: E731
+    t.add_row("carte", str(score.carte[0]), str(score.carte[1]), pts(score.carte_points))
+    t.add_row("denari", str(score.denari[0]), str(score.denari[1]), pts(score.denari_points))
+    t.add_row("settebello", "yes" if score.settebello[0] else "", "yes" if score.settebello[1] else "",
+              pts(score.settebello_points))
+    prim = lambda i: f"{score.primiera[i]}" + ("" if score.primiera_complete[i] else "*")  # noqa: E731
+    t.add_row("primiera", prim(0), prim(1), pts(score.primiera_points))
+    t.add_row("scope", str(score.scope[0]), str(score.scope[1]), pts(score.scope))
+    if any(score.re_bello_points):
+        t.add_row("re bello", "yes" if score.re_bello[0] else "", "yes" if score.re_bello[1] else "",
+                  pts(score.re_bello_points))
+    if any(score.napola_points):
+        t.add_row("napola", str(score.napola[0]), str(score.napola[1]), pts(score.napola_points))
+    a, b = score.points
+    t.add_row(Text("total", style="bold"), Text(str(a), style="bold"), Text(str(b), style="bold"),
+              Text(f"{score.value:+d}", style="bold"))
+    if not all(score.primiera_complete):
+        t.caption = "* a suit is missing (strict primiera: cannot win it)"
+    return t
+
+
+def moves_view(pos: Position, symbols: bool = True) -> Table:
+    """Every legal move, grouped by card, marking single-card priority."""
+    t = Table(title=f"{SEAT_NAMES[pos.to_move]} (seat {pos.to_move}) to move: {len(pos.legal_moves())} legal moves",
+              title_justify="left")
+    t.add_column("card")
+    t.add_column("moves")
+    t.add_column("note", style="dim")
+    by_card: dict[int, list[Move]] = {}
+    for m in pos.legal_moves():
+        by_card.setdefault(m.card, []).append(m)
+    for card, ms in by_card.items():
+        note = "single-card priority" if pos.priority_forced(card) else (
+            "laid down" if not ms[0].captured else "")
+        t.add_row(card_text_styled(card, symbols), Text(", ").join(Text(m.text()) for m in ms), note)
+    return t
+
+
+def _bound_text(lower: int, upper: int, inf: int) -> str:
+    if lower == upper:
+        return f"{lower:+d}"
+    lo = f"{lower:+d}" if lower > -inf else "?"
+    hi = f"{upper:+d}" if upper < inf else "?"
+    if lo != "?" and hi == "?":
+        return f"≥ {lo}"
+    if hi != "?" and lo == "?":
+        return f"≤ {hi}"
+    return f"{lo} .. {hi}" if lo != "?" else "unknown"
+
+
+def solve_view(pos: Position, result, symbols: bool = True) -> Group:
+    """Value, every move's value (best first, ties grouped), the best line, the stats."""
+    from .solver import INF
+
+    parts = []
+    who = "team A" if pos.to_move % 2 == 0 else "team B"
+    head = Text(f"{SEAT_NAMES[pos.to_move]} (seat {pos.to_move}, {who}) to move. ", style="bold")
+    if result.complete:
+        head += Text(f"Value {result.value:+d}", style="bold green") + Text(" (points A − points B at the end of the deal)")
+    else:
+        head += Text(f"INCOMPLETE: value {_bound_text(result.lower, result.upper, INF)}", style="bold red")
+        head += Text(" (stopped early; only proven bounds are shown)")
+    parts.append(head)
+    t = Table(title_justify="left", title=f"moves ({result.mode})")
+    t.add_column("value", justify="right")
+    t.add_column("move")
+    t.add_column("")
+    prev = None
+    for mv in result.moves:
+        vt = _bound_text(mv.lower, mv.upper, INF)
+        same = vt == prev
+        t.add_row("" if same else vt, move_styled(mv.move, symbols), mv.move.text())
+        prev = vt
+    parts.append(t)
+    if result.line:
+        line = Text("best line: ", style="bold")
+        line += Text("  ").join(Text(m.text()) for m in result.line)
+        parts.append(line)
+    if result.final_score is not None:
+        parts.append(score_view(result.final_score, title="final score on the best line"))
+    st = result.stats
+    hits = st.get("tt_hits", 0)
+    nodes = st.get("nodes", 0)
+    mem = st.get("tt_memory_bytes")
+    parts.append(Text(
+        f"engine {st.get('engine')} · {nodes:,} nodes · {st.get('nodes_per_second', 0):,} nodes/s · "
+        f"{st.get('time', 0):.3f} s · TT hits {hits:,}"
+        + (f" · TT entries {st['tt_entries']:,}" if "tt_entries" in st else "")
+        + (f" · TT memory {mem / 2**20:.1f} MiB" if mem else ""), style="dim"))
+    return Group(*parts)
