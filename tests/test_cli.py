@@ -1,0 +1,186 @@
+"""The command line: every command on the shipped examples, and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scopone.cli import main
+from scopone.formats import position_from_dict
+
+ROOT = Path(__file__).resolve().parent.parent
+EX = ROOT / "examples"
+
+
+def run(*args, ok=True):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    if ok:
+        assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def test_show_prints_hands_table_and_score():
+    out = run("show", EX / "midgame.json").stdout
+    assert "South (0, A)" in out and "Table" in out and "Score so far" in out
+    assert "seat 0) to move" in out
+
+
+def test_show_json_round_trips():
+    d = json.loads(run("show", EX / "endgame-6.json", "--json").stdout)
+    pos = position_from_dict({k: v for k, v in d.items() if k not in ("line", "score")})
+    assert pos.line() == d["line"]
+    assert d["score"]["value"] == pos.score().value
+
+
+def test_show_accepts_position_string():
+    line = "3D4B6B/3B4C4S/1S4D7B/1D6D7D - 1C1B2S2B3C3S5C5B6C6S8D8C10C10B 2D2C5D5S7C7S8S8B9D9C9S9B10D10S 0-6 0 B scientifico"
+    d = json.loads(run("show", line, "--json").stdout)
+    assert d["line"] == line
+
+
+def test_moves_marks_priority():
+    out = run("moves", EX / "midgame.json").stdout
+    assert "single-card priority" in out
+    d = json.loads(run("moves", EX / "midgame.json", "--json").stdout)
+    forced = [m["move"] for m in d["moves"] if m["priority"]]
+    assert forced == ["10Dx10B"]
+    assert len(d["moves"]) == 7
+
+
+@pytest.mark.parametrize("card,table,rules,expected", [
+    ("7D", "3C 4S 7B 2D 5C", "scientifico", ["7Dx7B"]),
+    ("7D", "3C 4S 2D 5C", "scientifico", ["7Dx2D+5C", "7Dx3C+4S"]),
+    ("7D", "3C 4S 2D 5C", "quindici", ["7Dx3C+5C"]),
+    ("7D", "3C 4S 7B 2D 5C", "free", ["7Dx7B", "7Dx2D+5C", "7Dx3C+4S"]),
+    ("1D", "3C 4S", "assi", ["1Dx3C+4S"]),
+    ("9D", "3C 4S", "scientifico", ["9D"]),
+])
+def test_captures(card, table, rules, expected):
+    d = json.loads(run("captures", card, "--table", table, "--rules", rules, "--json").stdout)
+    assert d["moves"] == expected
+
+
+def test_deal_is_reproducible_and_plays_forward(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    run("deal", "--seed", 7, "-o", a)
+    run("deal", "--seed", 7, "-o", b)
+    assert a.read_text() == b.read_text()
+    d = json.loads(a.read_text())
+    assert [len(h) for h in d["hands"]] == [10, 10, 10, 10] and d["table"] == []
+    e = tmp_path / "e.json"
+    run("deal", "--seed", 7, "--cards-per-hand", 5, "--policy", "random", "-o", e)
+    d = json.loads(e.read_text())
+    assert [len(h) for h in d["hands"]] == [5, 5, 5, 5]
+    run("show", e)
+
+
+def test_deal_classico():
+    d = json.loads(run("deal", "--seed", 1, "--rules", "classico").stdout)
+    assert [len(h) for h in d["hands"]] == [9, 9, 9, 9] and len(d["table"]) == 4
+
+
+def test_score_game_record():
+    d = json.loads(run("score", EX / "game.json", "--json").stdout)
+    assert d["complete"] and d["plays"] == 40
+    total_cards = d["A"]["carte"]["cards"] + d["B"]["carte"]["cards"]
+    assert total_cards == 40
+    assert d["value"] == d["A"]["total"] - d["B"]["total"]
+    out = run("score", EX / "game.json").stdout
+    assert "primiera" in out and "team" in out
+
+
+def test_solve_example_json():
+    d = json.loads(run("solve", EX / "endgame-4.json", "--json").stdout)
+    assert d["complete"] and d["value"] == d["moves"][0]["value"]
+    assert d["final_score"]["value"] == d["value"]
+    assert len(d["line"]) == 16
+
+
+def _write(tmp_path, name, data):
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else json.dumps(data))
+    return p
+
+
+def _opening():
+    return json.loads((EX / "opening.json").read_text())
+
+
+def _bad_cases():
+    d41 = _opening()
+    d41["table"] = [d41["hands"][0][0]]
+    d11 = _opening()
+    d11["hands"][1][2] = "11D"
+    ddup = _opening()
+    ddup["hands"][2][0] = ddup["hands"][3][0]
+    dsize = _opening()
+    dsize["table"] = dsize["hands"][1][:2]
+    dsize["hands"][1] = dsize["hands"][1][2:]
+    dseat = _opening()
+    dseat["to_move"] = 4
+    dlast = json.loads((EX / "endgame-4.json").read_text())
+    del dlast["last_capture"]
+    drules = _opening()
+    drules["rules"] = "scientifico+turbo"
+    return [
+        ("malformed", "{\"hands\": [", "not valid JSON"),
+        ("card41", d41, "already appears"),
+        ("rank11", d11, "hands[1][2]: '11D' is not a card"),
+        ("duplicate", ddup, "already appears"),
+        ("sizes", dsize, "hands: sizes impossible"),
+        ("seat", dseat, "to_move: seat 4 is out of range"),
+        ("lastcap", dlast, "last_capture: missing"),
+        ("rules", drules, "unknown rules switch 'turbo'"),
+    ]
+
+
+@pytest.mark.parametrize("name,data,message", _bad_cases(), ids=[c[0] for c in _bad_cases()])
+@pytest.mark.parametrize("command", ["show", "moves", "solve"])
+def test_bad_position_exit_2_one_line(tmp_path, name, data, message, command):
+    p = _write(tmp_path, f"{name}.json", data)
+    r = run(command, p, ok=False)
+    assert r.exit_code == 2
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("Error: ") and str(p) in err and message in err, err
+    assert "Traceback" not in r.output
+
+
+def test_illegal_move_in_game_record_is_named(tmp_path):
+    g = json.loads((EX / "game.json").read_text())
+    g["moves"][5] = "7Dx1B"
+    p = _write(tmp_path, "g.json", g)
+    r = run("score", p, ok=False)
+    assert r.exit_code == 2
+    assert "moves[5]" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_unfinished_record_needs_partial(tmp_path):
+    g = json.loads((EX / "game.json").read_text())
+    g["moves"] = g["moves"][:10]
+    p = _write(tmp_path, "g.json", g)
+    r = run("score", p, ok=False)
+    assert r.exit_code == 2 and "--partial" in r.stderr
+    d = json.loads(run("score", p, "--partial", "--json").stdout)
+    assert not d["complete"] and d["plays"] == 10
+
+
+def test_bad_input_leaves_no_output_file(tmp_path):
+    out = tmp_path / "deal.json"
+    r = run("deal", "--seed", 1, "--rules", "nonsense", "-o", out, ok=False)
+    assert r.exit_code == 2 and not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_python_m_scopone_no_traceback(tmp_path):
+    p = _write(tmp_path, "bad.json", "[1, 2")
+    r = subprocess.run([sys.executable, "-m", "scopone", "show", str(p)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "scopone", "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and "solve" in r.stdout
