@@ -1,0 +1,806 @@
+/*
+ * The compiled search core of the double-dummy solver.
+ *
+ * Fail-soft alpha-beta over one deal of Scopone with a transposition table of
+ * (lower, upper) bounds.  It computes exactly what scopone.solver.reference
+ * computes; the Python wrapper is scopone/solver/core.py.
+ *
+ * Cards and masks use the Python layout: card = (rank - 1) * 4 + suit, suits
+ * D C S B = 0 1 2 3, so the four cards of a rank are one nibble of a mask.
+ * The capture rules are not re-derived here: the constructor receives the
+ * CP-SAT patterns of scopone.captures (rank counts packed one nibble per rank)
+ * and the rules switches, and expands patterns to card sets at search time.
+ *
+ * Values are always points(A) - points(B) at the end of the deal.  The table
+ * stores values relative to the points that can no longer change (scope made
+ * so far, categories already won), so positions that differ only in those
+ * share an entry; its key is the location of every card still in play plus a
+ * summary of team A's pile holding only what can still change the score.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define NINF 1000
+#define MAXPLY 44
+#define MOVE_STACK (1 << 17)
+#define NO_MOVE UINT64_MAX
+#define ALL40 ((1ULL << 40) - 1)
+#define DENARI_MASK 0x1111111111ULL
+#define SETTEBELLO 24
+#define RE_BELLO 36
+
+/* search options (bit flags); everything on is the default */
+#define OPT_ORDER 1    /* TT move first, then heuristic order: scope, captures */
+#define OPT_EQUIV 2    /* play one of several interchangeable cards only */
+#define OPT_BOUNDS 4   /* cut when the window is outside what is still possible */
+#define OPT_SUMMARY 8  /* key on a summary of the piles, values relative to decided points */
+#define OPT_HISTORY 16 /* history heuristic for quiet moves */
+#define OPT_ALL 31
+
+typedef struct {
+    uint64_t cap;   /* captured table cards, 0 = laid down */
+    int32_t card;
+    int32_t score;  /* ordering score */
+} Move;
+
+typedef struct {
+    uint64_t key;    /* 64-bit hash of the key (also gives the slot) */
+    uint64_t move;   /* best move: card | captured << 6, NO_MOVE if none */
+    uint32_t check;  /* 32 bits of a second, independent hash */
+    int8_t lo, hi;   /* bounds relative to the decided points (+-127 = none) */
+    uint8_t work;    /* log2 of the subtree size, for replacement */
+    uint8_t used;
+} Entry;
+#define TT_NONE 127
+
+typedef struct {
+    PyObject_HEAD
+    /* rules */
+    int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola;
+    int npat[11];
+    uint64_t pat[11][128];
+    /* options */
+    int use_tt, opts;
+    /* transposition table (allocated on first use) */
+    Entry *tt;
+    uint64_t tt_mask, tt_grow_at;
+    size_t tt_bytes, tt_limit_bytes;
+    uint64_t tt_entries;
+    /* statistics */
+    uint64_t nodes, tt_hits, tt_stores;
+    /* the position being searched */
+    uint64_t hand[4], table, pile[2];
+    int scope[2], to_move, last, cards_left;
+    uint64_t z1, z2;  /* Zobrist hashes of the card locations */
+    /* interruption */
+    int has_deadline, aborted, py_error;
+    struct timespec end;
+    /* move stack */
+    Move *mstack;
+    int32_t history[40][2];
+} Solver;
+
+/* ------------------------------------------------------------------ tables */
+static uint64_t Z1[40][5], Z2[40][5];
+static uint8_t SUBS[16][5][6], NSUBS[16][5]; /* subsets of a nibble by size */
+static uint8_t LOWBITS[16][5];                /* the k lowest bits of a nibble */
+static uint8_t GATHER[4][256];                /* 2 suit bits of one byte (2 ranks) */
+static uint8_t BESTPV[1024];                  /* best primiera value of a 10-bit suit set */
+static uint8_t PVLEVEL[22];                   /* primiera value -> level 0..8 */
+static const int PV[11] = {0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10};
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL;
+    z = (z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53ULL;
+    return z ^ (z >> 33);
+}
+
+static void init_tables(void) {
+    uint64_t s = 0x5C0B0E5C0B0E1234ULL;
+    for (int c = 0; c < 40; c++)
+        for (int l = 0; l < 5; l++) { Z1[c][l] = splitmix(&s); Z2[c][l] = splitmix(&s); }
+    for (int n = 0; n < 16; n++) {
+        for (int sub = 0; sub < 16; sub++) {
+            if ((sub & n) != sub) continue;
+            int k = __builtin_popcount(sub);
+            SUBS[n][k][NSUBS[n][k]++] = (uint8_t)sub;
+        }
+        for (int k = 0; k <= 4; k++) {
+            int out = 0, got = 0;
+            for (int b = 0; b < 4 && got < k; b++)
+                if (n >> b & 1) { out |= 1 << b; got++; }
+            LOWBITS[n][k] = (uint8_t)out;
+        }
+    }
+    for (int st = 0; st < 4; st++)
+        for (int b = 0; b < 256; b++)
+            GATHER[st][b] = (uint8_t)(((b >> st) & 1) | (((b >> (4 + st)) & 1) << 1));
+    for (int m = 0; m < 1024; m++) {
+        int best = 0;
+        for (int r = 1; r <= 10; r++)
+            if (m >> (r - 1) & 1 && PV[r] > best) best = PV[r];
+        BESTPV[m] = (uint8_t)best;
+    }
+    static const int levels[9] = {0, 10, 12, 13, 14, 15, 16, 18, 21};
+    for (int i = 0; i < 9; i++) PVLEVEL[levels[i]] = (uint8_t)i;
+}
+
+/* the 10 cards of suit st in a mask, bit r-1 = rank r */
+static inline unsigned suit10(uint64_t m, int st) {
+    const uint8_t *g = GATHER[st];
+    return g[m & 255] | g[(m >> 8) & 255] << 2 | g[(m >> 16) & 255] << 4 |
+           g[(m >> 24) & 255] << 6 | g[(m >> 32) & 255] << 8;
+}
+
+/* per-nibble popcount: rank counts packed one nibble per rank */
+static inline uint64_t rank_counts(uint64_t m) {
+    m = m - ((m >> 1) & 0x5555555555ULL);
+    return (m & 0x3333333333ULL) + ((m >> 2) & 0x3333333333ULL);
+}
+
+static inline int popc(uint64_t m) { return __builtin_popcountll(m); }
+
+/* ------------------------------------------------------------------ scoring */
+static inline int more(int a, int b) { return (a > b) - (b > a); }
+
+static int napola_points(uint64_t pile) {
+    int run = 0;
+    while (run < 10 && (pile >> (4 * run) & 1)) run++;
+    return run >= 3 ? run : 0;
+}
+
+/* primiera point of the final piles: +1 A, -1 B, 0 none */
+static int primiera_final(const Solver *S, uint64_t pa, uint64_t pb) {
+    int ta = 0, tb = 0, ca = 1, cb = 1;
+    for (int st = 0; st < 4; st++) {
+        int a = BESTPV[suit10(pa, st)], b = BESTPV[suit10(pb, st)];
+        ta += a; tb += b;
+        if (!a) ca = 0;
+        if (!b) cb = 0;
+    }
+    if (S->prim_sum || (ca && cb)) return more(ta, tb);
+    if (ca != cb) return ca ? 1 : -1;
+    return 0;
+}
+
+/* points(A) - points(B) of the piles, scope excluded */
+static int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
+    int v = more(popc(pa), popc(pb));
+    v += more(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK));
+    v += (int)(pa >> SETTEBELLO & 1) - (int)(pb >> SETTEBELLO & 1);
+    v += primiera_final(S, pa, pb);
+    if (S->re_bello) v += (int)(pa >> RE_BELLO & 1) - (int)(pb >> RE_BELLO & 1);
+    if (S->napola) v += napola_points(pa) - napola_points(pb);
+    return v;
+}
+
+/*
+ * What the piles already decide.  Returns the points that no future play can
+ * change; *summary gets what of team A's pile can still change the score (the
+ * rest of the key is where each card still in play is); *freecards gets the
+ * cards still in play whose suit can no longer matter (interchangeable with
+ * another card of their rank that is also free); *undecided the number of
+ * category points still open (a bound on how far the value can still move,
+ * besides scope and napola).
+ */
+static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided) {
+    uint64_t pa = S->pile[0], pb = S->pile[1];
+    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+    int off = 0, open = 0;
+    uint64_t sm = 0;
+    int ca = popc(pa), cb = popc(pb);
+    if (ca >= 21) off++;
+    else if (cb >= 21) off--;
+    else { sm |= (uint64_t)(ca + 1); open++; }
+    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK);
+    int den_done = 1;
+    if (da >= 6) off++;
+    else if (db >= 6) off--;
+    else if (da == 5 && db == 5) ;
+    else { sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0; }
+    if (pa >> SETTEBELLO & 1) off++;
+    else if (pb >> SETTEBELLO & 1) off--;
+    else open++;
+    if (S->re_bello) {
+        if (pa >> RE_BELLO & 1) off++;
+        else if (pb >> RE_BELLO & 1) off--;
+        else open++;
+    }
+    if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
+    /* primiera */
+    int a[4], b[4], r[4];
+    int mina = 0, maxa = 0, minb = 0, maxb = 0, compa = 1, compb = 1, cana = 1, canb = 1;
+    for (int st = 0; st < 4; st++) {
+        a[st] = BESTPV[suit10(pa, st)];
+        b[st] = BESTPV[suit10(pb, st)];
+        r[st] = BESTPV[suit10(rem, st)];
+        mina += a[st]; minb += b[st];
+        maxa += a[st] > r[st] ? a[st] : r[st];
+        maxb += b[st] > r[st] ? b[st] : r[st];
+        if (!a[st]) { compa = 0; if (!r[st]) cana = 0; }
+        if (!b[st]) { compb = 0; if (!r[st]) canb = 0; }
+    }
+    int pres = 2; /* 2 = open, else the decided point */
+    int fixed = (mina == maxa && minb == maxb);
+    if (S->prim_sum) {
+        if (mina > maxb) pres = 1;
+        else if (minb > maxa) pres = -1;
+        else if (fixed) pres = more(mina, minb);
+    } else {
+        if (!cana && !canb) pres = 0;
+        else if (compa && !canb) pres = 1;
+        else if (compb && !cana) pres = -1;
+        else if (compa && mina > maxb) pres = 1;
+        else if (compb && minb > maxa) pres = -1;
+        else if (compa && compb && fixed) pres = more(mina, minb);
+    }
+    uint64_t freec = 0;
+    if (pres != 2) {
+        off += pres;
+        freec = rem;
+    } else {
+        open++;
+        for (int st = 0; st < 4; st++) {
+            sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
+            /* a card of this suit worth no more than both teams' best changes nothing */
+            int lim = a[st] < b[st] ? a[st] : b[st];
+            for (int rk = 1; rk <= 10; rk++)
+                if (PV[rk] <= lim) freec |= 1ULL << ((rk - 1) * 4 + st);
+        }
+        freec &= rem;
+    }
+    /* Denari keep their suit while denari, settebello, re bello or napola are open */
+    freec &= ~(1ULL << SETTEBELLO);
+    if (!den_done || S->napola) freec &= ~DENARI_MASK;
+    if (S->re_bello) freec &= ~(1ULL << RE_BELLO);
+    *summary = sm;
+    *freecards = freec;
+    *undecided = open;
+    return off;
+}
+
+/* ------------------------------------------------------------------ moves */
+static inline int sweep_scopa(const Solver *S, int value) {
+    return !(S->apt && value == 1 && !S->asso_scopa);
+}
+
+static int expand(uint64_t table, uint64_t freet, uint64_t pat, int r, uint64_t acc, int card,
+                  Move *out, int n, int equiv) {
+    while (r < 10 && !((pat >> (4 * r)) & 15)) r++;
+    if (r == 10) {
+        if (n < MOVE_STACK / 2) { out[n].card = card; out[n].cap = acc; }
+        return n + 1;
+    }
+    int k = (pat >> (4 * r)) & 15;
+    int nib = (table >> (4 * r)) & 15, fnib = (freet >> (4 * r)) & 15;
+    for (int i = 0; i < NSUBS[nib][k]; i++) {
+        int sub = SUBS[nib][k][i];
+        if (equiv) {
+            int f = sub & fnib;
+            if (f != LOWBITS[fnib][__builtin_popcount(f)]) continue;
+        }
+        n = expand(table, freet, pat, r + 1, acc | (uint64_t)sub << (4 * r), card, out, n, equiv);
+    }
+    return n;
+}
+
+/* legal moves of the seat to move (equivalent ones dropped when freec != 0) */
+static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
+    uint64_t hand = S->hand[S->to_move], table = S->table;
+    uint64_t tc = rank_counts(table) | 0x8888888888ULL;
+    int equiv = freec != 0;
+    int n = 0;
+    uint64_t seen_free = 0; /* ranks (as nibble masks) whose free card was played */
+    while (hand) {
+        int c = __builtin_ctzll(hand);
+        hand &= hand - 1;
+        if (equiv && (freec >> c & 1)) {
+            uint64_t nibm = 15ULL << (c & ~3);
+            if (seen_free & nibm) continue;
+            seen_free |= nibm;
+        }
+        int v = (c >> 2) + 1;
+        int n0 = n;
+        if (S->apt && v == 1) {
+            if (S->asso_takes_asso && (table & 15)) {
+                uint64_t aces = table & 15;
+                uint64_t faces = aces & freec;
+                int took_free = 0;
+                while (aces) {
+                    int a = __builtin_ctzll(aces);
+                    aces &= aces - 1;
+                    if (equiv && (faces >> a & 1)) {
+                        if (took_free) continue;
+                        took_free = 1;
+                    }
+                    out[n].card = c; out[n].cap = 1ULL << a; n++;
+                }
+            } else if (table) {
+                out[n].card = c; out[n].cap = table; n++;
+            }
+        } else {
+            int np = S->npat[v];
+            const uint64_t *pp = S->pat[v];
+            int single_found = 0;
+            for (int i = 0; i < np; i++) {
+                uint64_t p = pp[i];
+                if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
+                int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
+                if (S->strict) {
+                    if (single_found && !single) continue;
+                    if (single && !single_found) { single_found = 1; n = n0; }
+                }
+                n = expand(table, freec & table, p, 0, 0, c, out, n, equiv);
+                if (n >= MOVE_STACK / 2) return -1;
+            }
+        }
+        if (n == n0) { out[n].card = c; out[n].cap = 0; n++; }
+        if (n >= MOVE_STACK / 2) return -1;
+    }
+    return n;
+}
+
+/* --------------------------------------------------------------- make/unmake */
+typedef struct {
+    uint64_t hand, table, pa, pb, z1, z2;
+    int s0, s1, last;
+} Undo;
+
+static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
+    int seat = S->to_move, team = seat & 1;
+    uint64_t bit = 1ULL << card;
+    u->hand = S->hand[seat]; u->table = S->table; u->pa = S->pile[0]; u->pb = S->pile[1];
+    u->z1 = S->z1; u->z2 = S->z2; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
+    S->hand[seat] &= ~bit;
+    S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat];
+    S->cards_left--;
+    int last_play = S->cards_left == 0;
+    if (cap) {
+        S->table &= ~cap;
+        uint64_t m = cap;
+        while (m) {
+            int x = __builtin_ctzll(m);
+            m &= m - 1;
+            S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4];
+        }
+        S->pile[team] |= cap | bit;
+        S->last = team;
+        if (!S->table && !last_play && sweep_scopa(S, (card >> 2) + 1)) S->scope[team]++;
+    } else {
+        S->table |= bit;
+        S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4];
+    }
+    if (last_play && S->table && S->last >= 0) {
+        S->pile[S->last] |= S->table;
+        S->table = 0;
+    }
+    S->to_move = (seat + 1) & 3;
+}
+
+static inline void unmake(Solver *S, const Undo *u) {
+    S->to_move = (S->to_move + 3) & 3;
+    S->hand[S->to_move] = u->hand; S->table = u->table; S->pile[0] = u->pa; S->pile[1] = u->pb;
+    S->z1 = u->z1; S->z2 = u->z2; S->scope[0] = u->s0; S->scope[1] = u->s1; S->last = u->last;
+    S->cards_left++;
+}
+
+/* ordering score of a move (higher first) */
+static int order_score(const Solver *S, const Move *m, int hist) {
+    int card = m->card;
+    uint64_t cap = m->cap;
+    if (cap) {
+        uint64_t taken = cap | 1ULL << card;
+        int s = 1000 + 40 * popc(taken) + 30 * popc(taken & DENARI_MASK);
+        if (taken >> SETTEBELLO & 1) s += 400;
+        if (cap == S->table && S->cards_left > 1) s += 3000;
+        return s + hist;
+    }
+    int s = -PV[(card >> 2) + 1] - ((DENARI_MASK >> card & 1) ? 30 : 0);
+    if (card == SETTEBELLO) s -= 400;
+    return s + hist;
+}
+
+/* ------------------------------------------------------------------ table */
+static inline Entry *probe(Solver *S, uint64_t key, uint32_t check) {
+    Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
+    if (b[0].used && b[0].key == key && b[0].check == check) return b;
+    if (b[1].used && b[1].key == key && b[1].check == check) return b + 1;
+    return NULL;
+}
+
+/* a slot for a new entry: slot 0 keeps the bigger subtree, slot 1 takes the rest */
+static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
+    Entry *b = S->tt + (key & S->tt_mask & ~1ULL), *e;
+    if (!b[0].used || b[0].work <= w) {
+        if (b[0].used) {
+            if (!b[1].used) S->tt_entries++;
+            b[1] = b[0];
+        } else S->tt_entries++;
+        e = b;
+    } else {
+        if (!b[1].used) S->tt_entries++;
+        e = b + 1;
+    }
+    e->used = 1;
+    e->key = key;
+    e->work = (uint8_t)w;
+    return e;
+}
+
+static int set_tt(Solver *S, size_t n) {
+    S->tt = (Entry *)calloc(n, sizeof(Entry));
+    if (!S->tt) { PyErr_NoMemory(); return -1; }
+    S->tt_mask = n - 1;
+    S->tt_bytes = n * sizeof(Entry);
+    S->tt_entries = 0;
+    /* grow when 3/4 full, unless the next size would pass the memory bound */
+    S->tt_grow_at = (2 * S->tt_bytes <= S->tt_limit_bytes) ? n / 4 * 3 : UINT64_MAX;
+    return 0;
+}
+
+static int grow_tt(Solver *S) {
+    Entry *old = S->tt;
+    size_t n = (size_t)S->tt_mask + 1;
+    if (set_tt(S, 2 * n) < 0) {
+        S->tt = old; S->tt_mask = n - 1; S->tt_bytes = n * sizeof(Entry); S->tt_grow_at = UINT64_MAX;
+        PyErr_Clear(); /* keep searching with the table we have */
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!old[i].used) continue;
+        Entry *b = S->tt + (old[i].key & S->tt_mask & ~1ULL);
+        Entry *e = !b[0].used ? b : !b[1].used ? b + 1 : (b[0].work < b[1].work ? b : b + 1);
+        if (!e->used) S->tt_entries++;
+        *e = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ search */
+static int check_interrupt(Solver *S) {
+    if (S->has_deadline) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > S->end.tv_sec || (now.tv_sec == S->end.tv_sec && now.tv_nsec >= S->end.tv_nsec)) {
+            S->aborted = 1;
+            return 1;
+        }
+    }
+    if (PyErr_CheckSignals() < 0) {
+        S->aborted = 1;
+        S->py_error = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
+
+static int ab(Solver *S, int sp, int alpha, int beta) {
+    S->nodes++;
+    if ((S->nodes & 0x1FFFF) == 0 && check_interrupt(S)) return 0;
+    if (S->aborted) return 0;
+    if (S->cards_left == 0)
+        return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+
+    int opts = S->opts;
+    int off = S->scope[0] - S->scope[1];
+    uint64_t summary = 0, freec = 0;
+    int open = 0;
+    if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS)) {
+        int dec = decided(S, &summary, &freec, &open);
+        if (opts & OPT_SUMMARY) off += dec;
+        else summary = S->pile[0];
+        if (opts & OPT_BOUNDS) {
+            /* sure bounds: open categories are worth one point each; each play
+             * except the last can at most make one scopa; napola moves up to 10 */
+            int base = S->scope[0] - S->scope[1] + dec;
+            int hi = base + open, lo = base - open;
+            int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
+            /* the very last play of the deal never makes a scopa */
+            int lastseat = (S->to_move + S->cards_left - 1) & 3;
+            if (lastseat & 1) nb--; else na--;
+            hi += na; lo -= nb;
+            if (S->napola) { hi += 10; lo -= 10; }
+            if (hi <= alpha) return hi;
+            if (lo >= beta) return lo;
+        }
+        if (!(opts & OPT_EQUIV)) freec = 0;
+    } else {
+        summary = S->pile[0];
+    }
+    summary ^= (uint64_t)S->to_move << 56 ^ (uint64_t)(S->last + 1) << 60;
+
+    uint64_t ttmove = NO_MOVE, key = 0;
+    uint32_t check = 0;
+    int have = 0, tlo = -TT_NONE, thi = TT_NONE;
+    if (S->use_tt) {
+        if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) return 0;
+        key = S->z1 ^ mix64(summary);
+        check = (uint32_t)(S->z2 ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL));
+        Entry *e = probe(S, key, check);
+        if (e) {
+            have = 1;
+            tlo = e->lo; thi = e->hi;
+            int lo = tlo <= -TT_NONE ? -NINF : tlo + off;
+            int hi = thi >= TT_NONE ? NINF : thi + off;
+            if (lo >= beta || lo == hi) { S->tt_hits++; return lo; }
+            if (hi <= alpha) { S->tt_hits++; return hi; }
+            if (lo > alpha) alpha = lo;
+            if (hi < beta) beta = hi;
+            ttmove = e->move;
+        }
+    }
+    int a0 = alpha, b0 = beta;
+    int maximise = (S->to_move & 1) == 0;
+    Move *ms = S->mstack + sp;
+    int n = gen_moves(S, ms, freec);
+    if (n < 0 || sp + n + 4096 > MOVE_STACK) {
+        if (!S->aborted) {
+            PyErr_SetString(PyExc_RuntimeError, "compiled core: too many legal moves in one position");
+            S->py_error = 1;
+            S->aborted = 1;
+        }
+        return 0;
+    }
+    int team = S->to_move & 1;
+    if (opts & OPT_ORDER) {
+        for (int i = 0; i < n; i++) {
+            int hist = (opts & OPT_HISTORY) ? S->history[ms[i].card][team] : 0;
+            ms[i].score = order_score(S, ms + i, hist);
+            if (ttmove != NO_MOVE && (int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap)
+                ms[i].score = 1 << 30;
+        }
+    }
+    uint64_t nodes0 = S->nodes;
+    int best = maximise ? -NINF : NINF;
+    uint64_t bestmove = NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        if (opts & OPT_ORDER) {
+            int bi = i;
+            for (int j = i + 1; j < n; j++)
+                if (ms[j].score > ms[bi].score) bi = j;
+            if (bi != i) { Move t = ms[i]; ms[i] = ms[bi]; ms[bi] = t; }
+        }
+        Undo u;
+        make(S, ms[i].card, ms[i].cap, &u);
+        int v = ab(S, sp + n, alpha, beta);
+        unmake(S, &u);
+        if (S->aborted) return 0;
+        if (maximise) {
+            if (v > best) {
+                best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;
+                if (v > alpha) alpha = v;
+            }
+        } else {
+            if (v < best) {
+                best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;
+                if (v < beta) beta = v;
+            }
+        }
+        if (alpha >= beta) {
+            if ((opts & OPT_HISTORY) && !ms[i].cap) S->history[ms[i].card][team] += 1;
+            break;
+        }
+    }
+    if (S->use_tt) {
+        int rel = best - off;
+        if (rel > 100) rel = 100;
+        if (rel < -100) rel = -100; /* cannot happen: deal values are small */
+        int lo = -TT_NONE, hi = TT_NONE;
+        Entry *e = probe(S, key, check); /* the subtree may have moved it */
+        if (e) { lo = e->lo; hi = e->hi; }
+        else if (have) { lo = tlo; hi = thi; }
+        if (best <= a0) { if (rel < hi) hi = rel; }
+        else if (best >= b0) { if (rel > lo) lo = rel; }
+        else lo = hi = rel;
+        int w = ilog2(S->nodes - nodes0) + 1;
+        if (!e) e = slot_for(S, key, w);
+        else if (w > e->work) e->work = (uint8_t)w;
+        e->check = check;
+        e->lo = (int8_t)lo; e->hi = (int8_t)hi;
+        e->move = bestmove;
+        S->tt_stores++;
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ Python type */
+static int alloc_tt(Solver *S) {
+    if (S->tt) return 0;
+    size_t n = 1 << 15;
+    while (n * sizeof(Entry) > S->tt_limit_bytes && n > 64) n /= 2;
+    return set_tt(S, n);
+}
+
+static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"patterns", "strict", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
+                             "primiera_sum", "re_bello", "napola", "memory_mb", "use_tt", "options", NULL};
+    PyObject *patterns;
+    int strict, apt, asso_scopa, ata, psum, reb, nap, use_tt = 1, options = OPT_ALL;
+    double memory_mb = 256;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oppppppp|dpi", kwlist, &patterns, &strict, &apt,
+                                     &asso_scopa, &ata, &psum, &reb, &nap, &memory_mb, &use_tt, &options))
+        return -1;
+    PyObject *seq = PySequence_Fast(patterns, "patterns must be a sequence of 11 lists");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 11) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "patterns must have 11 entries (index 0 unused)");
+        return -1;
+    }
+    for (int v = 0; v < 11; v++) {
+        PyObject *lst = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, v), "patterns[v] must be a sequence");
+        if (!lst) { Py_DECREF(seq); return -1; }
+        Py_ssize_t np = PySequence_Fast_GET_SIZE(lst);
+        if (np > 128) {
+            Py_DECREF(lst); Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "too many capture patterns for one value");
+            return -1;
+        }
+        S->npat[v] = (int)np;
+        for (Py_ssize_t i = 0; i < np; i++) {
+            unsigned long long p = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(lst, i));
+            if (PyErr_Occurred()) { Py_DECREF(lst); Py_DECREF(seq); return -1; }
+            S->pat[v][i] = p;
+        }
+        Py_DECREF(lst);
+    }
+    Py_DECREF(seq);
+    S->strict = strict; S->apt = apt; S->asso_scopa = asso_scopa; S->asso_takes_asso = ata;
+    S->prim_sum = psum; S->re_bello = reb; S->napola = nap;
+    S->use_tt = use_tt; S->opts = options & OPT_ALL;
+    if (memory_mb < 1) memory_mb = 1;
+    S->tt_limit_bytes = (size_t)(memory_mb * 1048576.0);
+    free(S->tt); S->tt = NULL; S->tt_entries = 0;
+    if (!S->mstack) {
+        S->mstack = (Move *)malloc(sizeof(Move) * MOVE_STACK);
+        if (!S->mstack) { PyErr_NoMemory(); return -1; }
+    }
+    S->nodes = S->tt_hits = S->tt_stores = 0;
+    memset(S->history, 0, sizeof S->history);
+    return 0;
+}
+
+static void Solver_dealloc(Solver *S) {
+    free(S->tt);
+    free(S->mstack);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static PyObject *Solver_search(Solver *S, PyObject *args) {
+    unsigned long long h0, h1, h2, h3, table, pa, pb;
+    int s0, s1, to_move, last, alpha, beta;
+    double remaining;
+    if (!PyArg_ParseTuple(args, "KKKKKKKiiiiiid", &h0, &h1, &h2, &h3, &table, &pa, &pb, &s0, &s1,
+                          &to_move, &last, &alpha, &beta, &remaining))
+        return NULL;
+    uint64_t all = h0 | h1 | h2 | h3 | table | pa | pb;
+    if ((all & ~ALL40) || to_move < 0 || to_move > 3 || last < -1 || last > 1) {
+        PyErr_SetString(PyExc_ValueError, "compiled core: invalid position");
+        return NULL;
+    }
+    S->hand[0] = h0; S->hand[1] = h1; S->hand[2] = h2; S->hand[3] = h3;
+    S->table = table; S->pile[0] = pa; S->pile[1] = pb;
+    S->scope[0] = s0; S->scope[1] = s1; S->to_move = to_move; S->last = last;
+    S->cards_left = popc(h0) + popc(h1) + popc(h2) + popc(h3);
+    S->z1 = S->z2 = 0;
+    for (int seat = 0; seat < 4; seat++)
+        for (uint64_t m = S->hand[seat]; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            S->z1 ^= Z1[c][seat]; S->z2 ^= Z2[c][seat];
+        }
+    for (uint64_t m = table; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        S->z1 ^= Z1[c][4]; S->z2 ^= Z2[c][4];
+    }
+    S->aborted = S->py_error = 0;
+    S->has_deadline = remaining >= 0;
+    if (S->has_deadline) {
+        if (remaining == 0) { Py_RETURN_NONE; }
+        clock_gettime(CLOCK_MONOTONIC, &S->end);
+        double secs = (double)S->end.tv_sec + S->end.tv_nsec * 1e-9 + remaining;
+        S->end.tv_sec = (time_t)secs;
+        S->end.tv_nsec = (long)((secs - (double)S->end.tv_sec) * 1e9);
+    }
+    if (S->use_tt && alloc_tt(S) < 0) return NULL;
+    int v = ab(S, 0, alpha, beta);
+    if (S->py_error) return NULL;
+    if (S->aborted) Py_RETURN_NONE;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:i}", "engine", "c",
+                         "nodes", (unsigned long long)S->nodes,
+                         "tt_hits", (unsigned long long)S->tt_hits,
+                         "tt_entries", (unsigned long long)S->tt_entries,
+                         "tt_stores", (unsigned long long)S->tt_stores,
+                         "tt_memory_bytes", (unsigned long long)S->tt_bytes,
+                         "options", S->opts);
+}
+
+static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
+    free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
+    S->nodes = S->tt_hits = S->tt_stores = 0;
+    memset(S->history, 0, sizeof S->history);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Solver_legal_moves(Solver *S, PyObject *args) {
+    /* the legal moves as ints, without equivalence pruning (for tests) */
+    unsigned long long h, table;
+    if (!PyArg_ParseTuple(args, "KK", &h, &table)) return NULL;
+    uint64_t save_h = S->hand[0], save_t = S->table;
+    int save_m = S->to_move;
+    S->hand[0] = h; S->table = table; S->to_move = 0;
+    Move *buf = (Move *)malloc(sizeof(Move) * (MOVE_STACK / 2 + 8));
+    if (!buf) return PyErr_NoMemory();
+    int n = gen_moves(S, buf, 0);
+    S->hand[0] = save_h; S->table = save_t; S->to_move = save_m;
+    if (n < 0) { free(buf); PyErr_SetString(PyExc_RuntimeError, "too many moves"); return NULL; }
+    PyObject *out = PyList_New(n);
+    for (int i = 0; i < n && out; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong((uint64_t)buf[i].card | buf[i].cap << 6));
+    free(buf);
+    return out;
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"search", (PyCFunction)Solver_search, METH_VARARGS,
+     "search(h0, h1, h2, h3, table, pile_a, pile_b, scope_a, scope_b, to_move, last, alpha, beta, "
+     "seconds_left) -> int, or None when interrupted (seconds_left < 0: no limit)"},
+    {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "counters (cumulative)"},
+    {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "forget the table and counters"},
+    {"legal_moves", (PyCFunction)Solver_legal_moves, METH_VARARGS,
+     "legal_moves(hand, table) -> list of card | captured << 6"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "scopone.solver._core.Solver",
+    .tp_basicsize = sizeof(Solver),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Alpha-beta search of Scopone deals with a transposition table.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Solver_init,
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_methods = Solver_methods,
+};
+
+static struct PyModuleDef coremodule = {
+    PyModuleDef_HEAD_INIT, "_core", "Compiled search core of the Scopone solver.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    init_tables();
+    if (PyType_Ready(&SolverType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&coremodule);
+    if (!m) return NULL;
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "OPT_ORDER", OPT_ORDER);
+    PyModule_AddIntConstant(m, "OPT_EQUIV", OPT_EQUIV);
+    PyModule_AddIntConstant(m, "OPT_BOUNDS", OPT_BOUNDS);
+    PyModule_AddIntConstant(m, "OPT_SUMMARY", OPT_SUMMARY);
+    PyModule_AddIntConstant(m, "OPT_HISTORY", OPT_HISTORY);
+    PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
+    return m;
+}

@@ -1,0 +1,147 @@
+"""The compiled search core (``scopone.solver._core``, C) behind the solver's backend API.
+
+:class:`CoreBackend` answers the driver's fail-soft questions exactly like
+:class:`scopone.solver.reference.PythonSearch`, only much faster.  The capture
+rules reach C as data: the CP-SAT patterns of :func:`scopone.captures.capture_table`
+(one nibble of rank counts per rank) plus the rules switches.
+
+>>> from scopone.position import Position
+>>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
+>>> CoreBackend(pos.rules).search(pos, -99, 99)
+4
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..captures import WHOLE_TABLE, capture_table
+from ..position import Position
+from ..rules import Rules
+from .reference import SearchInterrupted
+
+try:
+    from . import _core
+except ImportError as _e:  # pragma: no cover - the install builds it
+    _core = None
+    _IMPORT_ERROR = str(_e)
+else:
+    _IMPORT_ERROR = ""
+
+#: Search options of the core (bit flags); ``OPTIONS["all"]`` is the default.
+OPTIONS: dict[str, int] = (
+    {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
+     "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "all": _core.OPT_ALL}
+    if _core else {}
+)
+
+DEFAULT_MEMORY_MB = 256
+
+
+def core_unavailable_reason(rules: Rules) -> str | None:
+    """None when the compiled core can solve positions under ``rules``, else why not.
+
+    >>> core_unavailable_reason(Rules()) is None
+    True
+    """
+    if _core is None:
+        return f"the compiled core is not built ({_IMPORT_ERROR})"
+    return None
+
+
+def pack_pattern(pattern: tuple[int, ...]) -> int:
+    """A capture pattern (counts per rank, index 0 unused) as one nibble per rank.
+
+    >>> hex(pack_pattern((0, 1, 0, 2) + (0,) * 7))
+    '0x201'
+    """
+    return sum(pattern[r] << (4 * (r - 1)) for r in range(1, 11))
+
+
+def parse_options(options: int | str | None) -> int:
+    """Core options from an int or a text like ``all``, ``order+bounds`` or ``all-equiv``.
+
+    >>> parse_options("order+bounds") == OPTIONS["order"] | OPTIONS["bounds"]
+    True
+    """
+    if options is None:
+        return OPTIONS["all"]
+    if isinstance(options, int):
+        return options
+    text = options.strip().lower()
+    if text.isdigit():
+        return int(text)
+    if text in ("", "none", "plain", "baseline"):
+        return 0
+    value = 0
+    sign = 1
+    token = ""
+    for ch in text + "+":
+        if ch in "+-":
+            if token:
+                if token not in OPTIONS:
+                    raise ValueError(f"unknown core option {token!r} in {options!r}: "
+                                     f"the options are {', '.join(OPTIONS)}")
+                value = value | OPTIONS[token] if sign > 0 else value & ~OPTIONS[token]
+            sign = 1 if ch == "+" else -1
+            token = ""
+        else:
+            token += ch
+    return value
+
+
+class CoreBackend:
+    """The C search behind the driver's backend API (see ``scopone.solver.driver``).
+
+    The transposition table persists across :meth:`search` calls on one object.
+    ``memory_mb`` bounds it (it starts small and doubles as it fills);
+    ``use_tt=False`` turns it off; ``options`` selects the search refinements
+    (for benchmarks; every combination gives the same values).
+    """
+
+    def __init__(self, rules: Rules, deadline: float | None = None, memory_mb: int | None = None,
+                 use_tt: bool = True, options: int | str | None = None):
+        reason = core_unavailable_reason(rules)
+        if reason:
+            raise RuntimeError(reason)
+        self.rules = rules
+        self.deadline = deadline
+        table = capture_table(rules)
+        patterns: list[list[int]] = [[]]
+        for v in range(1, 11):
+            patterns.append([pack_pattern(p) for p in table.patterns[v] if p is not WHOLE_TABLE])
+        self._solver = _core.Solver(
+            patterns, rules.priority == "strict", rules.asso_piglia_tutto, rules.asso_scopa,
+            rules.asso_takes_asso, rules.primiera == "sum", rules.re_bello, rules.napola,
+            float(memory_mb or DEFAULT_MEMORY_MB), use_tt, parse_options(options),
+        )
+
+    def search(self, pos: Position, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta value of ``pos`` for team A (see the driver)."""
+        if self.deadline is None:
+            left = -1.0
+        else:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise SearchInterrupted
+        h = pos.hands
+        last = -1 if pos.last_capture is None else pos.last_capture
+        v = self._solver.search(h[0], h[1], h[2], h[3], pos.table, pos.piles[0], pos.piles[1],
+                                pos.scope[0], pos.scope[1], pos.to_move, last, alpha, beta, left)
+        if v is None:
+            raise SearchInterrupted
+        return v
+
+    def legal_move_ints(self, pos: Position) -> list[int]:
+        """The core's move generator (every legal move, as ``card | captured << 6``)."""
+        if self.rules != pos.rules:
+            raise ValueError("position rules differ from the backend's")
+        return self._solver.legal_moves(pos.hands[pos.to_move], pos.table)
+
+    def clear(self) -> None:
+        """Forget the table and the counters."""
+        self._solver.clear()
+
+    def stats(self) -> dict:
+        """Counters, cumulative over the calls on this backend."""
+        return self._solver.stats()
