@@ -235,3 +235,108 @@ def solve(position, mode, time_limit, memory_mb, engine, as_json, rules_text):
         con.print(solve_view(pos, result, _symbols(con)))
     if not result.complete:
         sys.exit(3)
+
+
+@main.group()
+def puzzles():
+    """Generate, verify and show double-dummy puzzles."""
+
+
+@puzzles.command("generate")
+@click.option("-n", "count", type=click.IntRange(min=1), default=50, show_default=True, help="Puzzles wanted in the file.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the candidate stream.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="Puzzle file (resumed if it exists).")
+@click.option("--cards-per-hand", "cards", default="3-7", show_default=True, help="N or LOW-HIGH.")
+@click.option("--themes", default="", help="Comma-separated themes; keep only puzzles with one of them.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
+@json_option
+@rules_option
+@handle_errors
+def puzzles_generate(count, seed, output, cards, themes, workers, engine, as_json, rules_text):
+    """Generate puzzles into a JSON file, resuming if it exists."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .puzzles import THEMES, generate, parse_cards_range
+    from .render import puzzle_summary
+
+    wanted = tuple(t.strip() for t in themes.split(",") if t.strip())
+    for t in wanted:
+        if t not in THEMES:
+            raise ScoponeError(f"--themes: unknown theme {t!r} (themes: {', '.join(THEMES)})")
+    rng = parse_cards_range(cards)
+    rules = _rules_opt(rules_text)
+    con = Console(stderr=True, highlight=False)
+    with Progress(TextColumn("[bold]puzzles"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=con, disable=as_json) as bar:
+        task = bar.add_task("", total=count)
+
+        def on_progress(p):
+            top = ", ".join(f"{r}: {c}" for r, c in p.rejected.most_common(3))
+            bar.update(task, completed=min(p.accepted, count),
+                       description=f"examined {p.examined}, rejected {sum(p.rejected.values())} ({top})")
+
+        try:
+            data = generate(output, count, seed, cards=rng, rules=rules, themes=wanted, workers=workers,
+                            engine=engine, on_progress=on_progress)
+        except KeyboardInterrupt:
+            click.echo(f"interrupted: everything found so far is in {output}; run the same command to resume",
+                       err=True)
+            sys.exit(130)
+    if as_json:
+        _emit_json({"output": output, "puzzles": len(data["puzzles"]), "rejected": data["rejected"]})
+    else:
+        _console().print(puzzle_summary(data, output))
+
+
+@puzzles.command("verify")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
+@json_option
+@handle_errors
+def puzzles_verify(file, engine, as_json):
+    """Re-solve every puzzle and check every claim; exit 1 if any is wrong."""
+    from .formats import read_json
+    from .puzzles import verify_file
+
+    data = read_json(file)
+    try:
+        failed = verify_file(data, engine)
+    except ScoponeError as e:
+        raise ScoponeError(f"{file}: {e}") from None
+    n = len(data.get("puzzles", []))
+    if as_json:
+        _emit_json({"file": file, "puzzles": n, "failed": failed})
+    else:
+        for pid, errs in failed.items():
+            click.echo(f"{pid}: " + "; ".join(errs))
+        click.echo(f"{file}: {n - len(failed)} of {n} puzzles verified" + (f", {len(failed)} FAILED" if failed else ""))
+    if failed:
+        sys.exit(1)
+
+
+@puzzles.command("show")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--id", "pid", default=None, help="Only this puzzle.")
+@click.option("--solution", is_flag=True, help="Show the solution, the tempting move and its refutation.")
+@json_option
+@handle_errors
+def puzzles_show(file, pid, solution, as_json):
+    """Print puzzles (the position and the question; --solution for the answer)."""
+    from .formats import position_from_dict, read_json
+    from .render import puzzle_view
+
+    data = read_json(file)
+    items = data.get("puzzles", []) if isinstance(data, dict) else []
+    if pid is not None:
+        items = [p for p in items if p.get("id") == pid]
+        if not items:
+            raise ScoponeError(f"{file}: --id: no puzzle {pid!r} in the file")
+    if as_json:
+        _emit_json(items if solution else [{k: p[k] for k in ("id", "position", "question", "to_move")} for p in items])
+        return
+    con = _console()
+    for p in items:
+        pos = position_from_dict(p["position"], f"{file}: {p.get('id')}")
+        con.print(puzzle_view(p, pos, solution, _symbols(con)))
+        con.print()

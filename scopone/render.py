@@ -160,3 +160,46 @@ def solve_view(pos: Position, result, symbols: bool = True) -> Group:
         + (f" · TT entries {st['tt_entries']:,}" if "tt_entries" in st else "")
         + (f" · TT memory {mem / 2**20:.1f} MiB" if mem else ""), style="dim"))
     return Group(*parts)
+
+
+def puzzle_view(p: dict, pos: Position, solution: bool = False, symbols: bool = True) -> Group:
+    """A puzzle: id, question, the position; with ``solution`` the answer and why."""
+    diff = p.get("difficulty", {})
+    parts: list = [Text(f"Puzzle {p['id']}", style="bold"),
+                   Text(f"{p['question']}  [difficulty {diff.get('level')} · {diff.get('label')}]")]
+    parts.append(position_view(pos, symbols))
+    if solution:
+        parts.append(Text("Solution: ", style="bold green") + Text("  ".join(p["solution"])))
+        parts.append(Text(f"Value {p['value']:+d} (A − B). Themes: {', '.join(p['themes']) or '-'}"))
+        t = p["tempting"]
+        parts.append(Text("Tempting: ", style="bold red")
+                     + Text(f"{t['move']} (value {t['value']:+d}), refuted by {'  '.join(t['refutation'][:6])}"
+                            + (" …" if len(t["refutation"]) > 6 else "")))
+        mt = Table(title="every first move", title_justify="left")
+        mt.add_column("value", justify="right")
+        mt.add_column("move")
+        for m in p["moves"]:
+            mt.add_row(f"{m['value']:+d}", m["move"])
+        parts.append(mt)
+        parts.append(Text(f"solution tree: {len(p['tree']['nodes'])} positions; rated by: "
+                          f"{diff.get('solved_by')}", style="dim"))
+    return Group(*parts)
+
+
+def puzzle_summary(data: dict, path: str) -> Group:
+    """Counts of a puzzle file: puzzles, rejection reasons, themes, ratings."""
+    from collections import Counter
+
+    puzzles = data["puzzles"]
+    themes = Counter(t for p in puzzles for t in p["themes"])
+    levels = Counter((p["difficulty"]["level"], p["difficulty"]["label"]) for p in puzzles)
+    t = Table(title=f"{path}: {len(puzzles)} puzzles", title_justify="left")
+    t.add_column("")
+    t.add_column("count", justify="right")
+    for reason, c in sorted(data.get("rejected", {}).items(), key=lambda x: -x[1]):
+        t.add_row(f"rejected: {reason}", str(c))
+    for theme, c in themes.most_common():
+        t.add_row(f"theme: {theme}", str(c))
+    for (level, label), c in sorted(levels.items()):
+        t.add_row(f"difficulty {level} ({label})", str(c))
+    return Group(t)

@@ -1,0 +1,204 @@
+"""Generating a puzzle file: candidates from self-play, checked in order, resumable.
+
+Candidates form a deterministic stream per seed (candidate ``i`` of seed ``S``
+is always the same position), and results are taken in stream order even when
+several worker processes analyse them, so a run gives the same puzzles whatever
+``workers`` is and a re-run resumes exactly where the file says it stopped.
+The file is rewritten (atomically) after every accepted puzzle and every few
+seconds, so Ctrl-C loses nothing already computed.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import itertools
+import random
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .. import __version__
+from ..deal import deal
+from ..errors import FormatError, ScoponeError
+from ..formats import read_json, write_json_atomic
+from ..policies import get_policy
+from ..rules import Rules, parse_rules
+from .analyse import Candidate, Rejected, analyse
+
+PUZZLES_FORMAT = "scopone-puzzles/1"
+
+
+def make_candidate(seed: int, index: int, cards: tuple[int, int], rules: Rules) -> Candidate:
+    """Candidate ``index`` of ``seed``: a random deal played by a simple policy.
+
+    The deal is played forward until every hand holds N cards (N drawn from
+    ``cards``), then 0..3 more plays so that any seat may be to move.
+    """
+    rng = random.Random(f"scopone-puzzles:{seed}:{index}")
+    n = rng.randint(cards[0], cards[1])
+    deal_seed = rng.randrange(2**32)
+    policy = rng.choice(["greedy", "random"])
+    first = rng.randrange(4)
+    extra = rng.randrange(4) if n > 1 else 0
+    pos = deal(deal_seed, rules, first=first, cards_per_hand=n, policy=policy)
+    choose = get_policy(policy)
+    for _ in range(extra):
+        pos.push(choose(pos, rng))
+    pos = pos.copy()
+    source = {"seed": seed, "candidate": index, "deal_seed": deal_seed, "policy": policy,
+              "first": first, "cards_per_hand": n, "extra_plays": extra}
+    return Candidate(pos, source)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One candidate to analyse (picklable, for worker processes)."""
+
+    seed: int
+    index: int
+    cards: tuple[int, int]
+    rules: Rules
+    themes: tuple[str, ...]
+    engine: str
+
+
+def run_job(job: Job) -> tuple[int, dict | None, str | None]:
+    """Analyse one candidate: (index, puzzle or None, rejection reason or None)."""
+    cand = make_candidate(job.seed, job.index, job.cards, job.rules)
+    try:
+        puzzle = analyse(cand, job.engine)
+    except Rejected as e:
+        return job.index, None, e.reason
+    if job.themes and not set(job.themes) & set(puzzle["themes"]):
+        return job.index, None, "none of the requested themes"
+    return job.index, puzzle, None
+
+
+@dataclass
+class Progress:
+    """Counters reported while generating."""
+
+    accepted: int = 0
+    examined: int = 0
+    rejected: Counter = field(default_factory=Counter)
+
+
+def parse_cards_range(text: str) -> tuple[int, int]:
+    """``"5"`` or ``"3-7"`` → (low, high).
+
+    >>> parse_cards_range("3-7"), parse_cards_range("5")
+    ((3, 7), (5, 5))
+    """
+    lo, _, hi = str(text).partition("-")
+    try:
+        a, b = int(lo), int(hi or lo)
+    except ValueError:
+        raise ScoponeError(f"--cards-per-hand: {text!r} is not N or LOW-HIGH") from None
+    if not 1 <= a <= b <= 9:
+        raise ScoponeError(f"--cards-per-hand: {text!r} must lie within 1..9 with LOW <= HIGH")
+    return a, b
+
+
+def _load_existing(path: Path, rules: Rules) -> dict | None:
+    if not path.exists():
+        return None
+    data = read_json(path)
+    if not isinstance(data, dict) or data.get("format") != PUZZLES_FORMAT:
+        raise FormatError(f"{path}: format: not a {PUZZLES_FORMAT} file; refusing to overwrite it")
+    if parse_rules(data.get("rules")) != rules:
+        raise FormatError(f"{path}: rules: the file holds {data.get('rules')} puzzles, not {rules.name}")
+    return data
+
+
+def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] = (3, 7),
+             rules: Rules | None = None, themes: tuple[str, ...] = (), workers: int = 1,
+             engine: str = "auto", on_progress: Callable[[Progress], None] | None = None) -> dict:
+    """Generate until the file at ``path`` holds ``n`` puzzles; returns the file's data.
+
+    Re-running resumes: accepted puzzles are kept and candidates already
+    examined for ``seed`` are skipped.
+    """
+    rules = rules or Rules()
+    path = Path(path)
+    now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    data = _load_existing(path, rules) or {
+        "format": PUZZLES_FORMAT,
+        "generator": {"name": "scopone", "version": __version__},
+        "rules": rules.name,
+        "created": now,
+        "seeds": [],
+        "progress": {},
+        "rejected": {},
+        "puzzles": [],
+    }
+    if seed not in data["seeds"]:
+        data["seeds"].append(seed)
+    data["options"] = {"cards_per_hand": list(cards), "themes": list(themes)}
+    prog_key = f"{seed}:{cards[0]}-{cards[1]}:{','.join(themes)}"
+    start = int(data["progress"].get(prog_key, 0))
+    ids = {p["id"] for p in data["puzzles"]}
+    progress = Progress(accepted=len(data["puzzles"]), examined=start,
+                        rejected=Counter(data.get("rejected", {})))
+    last_write = time.monotonic()
+
+    def save() -> None:
+        data["progress"][prog_key] = progress.examined
+        data["rejected"] = dict(progress.rejected)
+        data["updated"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        write_json_atomic(path, data)
+
+    def take(index: int, puzzle: dict | None, reason: str | None) -> None:
+        nonlocal last_write
+        progress.examined = index + 1
+        if puzzle is not None and puzzle["id"] in ids:
+            puzzle, reason = None, "duplicate"
+        if puzzle is None:
+            progress.rejected[reason] += 1
+        else:
+            ids.add(puzzle["id"])
+            data["puzzles"].append(puzzle)
+            progress.accepted += 1
+        if puzzle is not None or time.monotonic() - last_write > 2:
+            save()
+            last_write = time.monotonic()
+        if on_progress:
+            on_progress(progress)
+
+    jobs = (Job(seed, i, cards, rules, tuple(themes), engine) for i in itertools.count(start))
+    try:
+        if progress.accepted >= n:
+            return data
+        if workers <= 1:
+            for job in jobs:
+                take(*run_job(job))
+                if progress.accepted >= n:
+                    break
+        else:
+            _run_parallel(jobs, workers, take, lambda: progress.accepted >= n)
+    finally:
+        save()
+    return data
+
+
+def _run_parallel(jobs, workers: int, take, done: Callable[[], bool]) -> None:
+    """Analyse jobs in parallel but take results in stream order (the stream is endless)."""
+    window = 4 * workers
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: dict[int, object] = {}
+        order: list[int] = []
+        try:
+            for job in jobs:
+                pending[job.index] = pool.submit(run_job, job)
+                order.append(job.index)
+                if len(pending) < window:
+                    continue
+                first = order.pop(0)
+                take(*pending.pop(first).result())
+                if done():
+                    break
+        finally:
+            for f in pending.values():
+                f.cancel()

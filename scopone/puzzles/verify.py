@@ -1,0 +1,179 @@
+"""Re-checking every claim of a puzzle file with the solver.
+
+Checks, per puzzle: the position is valid and its id matches; every first
+move's value (re-solved from scratch, by default with an independent engine
+run); exactly one best move, a point ahead of the rest; the greedy move is the
+tempting move and it is not best; the tempting line is legal and its value is
+the claimed one; the solution line alternates unique solving moves and
+value-keeping replies; the tree holds, at each defender node, every reply that
+keeps the value, and at each solver node the unique best move; themes and
+difficulty are what the taggers and the ladder say.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from ..errors import ScoponeError
+from ..formats import position_from_dict
+from ..policies import greedy_move
+from ..position import Position
+from ..solver import solve
+from .analyse import MIN_MARGIN, PuzzleFacts, puzzle_id
+from .ladder import rate
+from .themes import tag
+
+
+def _values(pos: Position, engine: str) -> dict[str, int]:
+    r = solve(pos, mode="all", engine=engine, line=False)
+    return {mv.move.text(): mv.value for mv in r.moves}
+
+
+def _replay(pos: Position, texts: list[str]) -> Position:
+    work = pos.copy()
+    for t in texts:
+        work.play(t)
+    return work
+
+
+def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
+    """Every failed claim of one puzzle (empty when it is correct)."""
+    errors: list[str] = []
+    try:
+        pos = position_from_dict(p["position"])
+    except (ScoponeError, KeyError) as e:
+        return [f"position: {e}"]
+    if p.get("id") != puzzle_id(pos):
+        errors.append(f"id: {p.get('id')!r} does not match the position ({puzzle_id(pos)})")
+    if p.get("line") != pos.line() or p.get("to_move") != pos.to_move:
+        errors.append("line/to_move: do not match the position")
+    sign = 1 if pos.to_move % 2 == 0 else -1
+    values = _values(pos, engine)
+    claimed = {m["move"]: m["value"] for m in p.get("moves", [])}
+    if claimed != values:
+        diff = sorted(k for k in set(claimed) | set(values) if claimed.get(k) != values.get(k))
+        errors.append(f"moves: values differ for {', '.join(diff)}")
+    best_v = max(values.values(), key=lambda v: sign * v)
+    bests = [m for m, v in values.items() if v == best_v]
+    if len(values) < 3:
+        errors.append("moves: fewer than 3 legal moves")
+    if p.get("value") != best_v:
+        errors.append(f"value: claimed {p.get('value')}, solver says {best_v}")
+    if len(bests) != 1:
+        errors.append(f"solution: {len(bests)} moves reach the value ({', '.join(bests)})")
+    elif any(m != bests[0] and sign * (best_v - v) < MIN_MARGIN for m, v in values.items()):
+        errors.append("solution: the best move is not a point ahead of every other move")
+    solution = p.get("solution", [])
+    if not solution or solution[0] not in bests:
+        errors.append("solution: does not start with the best move")
+    tempting = p.get("tempting", {})
+    g = greedy_move(pos).text()
+    if tempting.get("move") != g:
+        errors.append(f"tempting: the greedy move is {g}, not {tempting.get('move')}")
+    if g in bests:
+        errors.append("tempting: the greedy move is a best move")
+    if tempting.get("value") != values.get(tempting.get("move")):
+        errors.append("tempting: value differs from the solver's")
+    try:
+        refuted = _replay(pos, [tempting["move"]] + tempting.get("refutation", []))
+        if not refuted.is_over() or refuted.result().value != tempting.get("value"):
+            errors.append("tempting: the refutation line does not end the deal with the tempting value")
+    except (ScoponeError, KeyError) as e:
+        errors.append(f"tempting: refutation line: {e}")
+    # the solution line: unique solving moves, value-keeping replies
+    try:
+        work = pos.copy()
+        for i, t in enumerate(solution):
+            vals = _values(work, engine)
+            if i % 2 == 0:
+                s = 1 if work.to_move % 2 == 0 else -1
+                others = [v for m, v in vals.items() if m != t]
+                if vals.get(t) != best_v or any(s * (best_v - v) < MIN_MARGIN for v in others):
+                    errors.append(f"solution[{i}]: {t} is not the unique best move")
+            elif vals.get(t) != best_v:
+                errors.append(f"solution[{i}]: reply {t} does not keep the value")
+            work.play(t)
+    except ScoponeError as e:
+        errors.append(f"solution: {e}")
+    errors += _verify_tree(p, pos, best_v, engine)
+    try:
+        best_line = _replay(pos, p["best_line"])
+        tempt_line = _replay(pos, [tempting["move"]] + tempting.get("refutation", []))
+        if best_line.result().value != best_v:
+            errors.append("best_line: does not end with the puzzle's value")
+        facts = PuzzleFacts(pos, pos.to_move & 1, tuple(_moves(pos, solution)), tuple(_moves(pos, p["best_line"])),
+                            tuple(_moves(pos, [tempting["move"]] + tempting.get("refutation", []))),
+                            best_line.result(), tempt_line.result())
+        if tag(facts) != p.get("themes"):
+            errors.append(f"themes: claimed {p.get('themes')}, the taggers say {tag(facts)}")
+        rung = rate(pos, list(_moves(pos, solution)))
+        if p.get("difficulty", {}).get("level") != rung.level:
+            errors.append(f"difficulty: claimed {p.get('difficulty')}, the ladder says {rung.name}")
+    except (ScoponeError, KeyError) as e:
+        errors.append(f"best_line: {e}")
+    return errors
+
+
+def _moves(pos: Position, texts: list[str]):
+    work = pos.copy()
+    for t in texts:
+        m = work.parse_move(t)
+        yield m
+        work.push(m)
+
+
+def _verify_tree(p: dict, pos: Position, value: int, engine: str) -> list[str]:
+    errors = []
+    try:
+        g = nx.node_link_graph(p["tree"], edges="edges")
+    except Exception as e:  # networkx raises several kinds for malformed data
+        return [f"tree: not a node-link graph: {e}"]
+    if pos.line() not in g:
+        return ["tree: the root is not the puzzle position"]
+    for node in g.nodes:
+        try:
+            npos = Position.from_line(node)
+        except ScoponeError as e:
+            errors.append(f"tree: node {node!r}: {e}")
+            continue
+        out = {d["move"] for _, _, d in g.out_edges(node, data=True)}
+        if not out or npos.is_over():
+            continue
+        vals = _values(npos, engine)
+        solver_team = pos.to_move & 1
+        if npos.to_move & 1 == solver_team:
+            s = 1 if npos.to_move % 2 == 0 else -1
+            best = [m for m, v in vals.items() if v == value]
+            unique = len(best) == 1 and all(s * (value - v) >= MIN_MARGIN for m, v in vals.items() if m != best[0])
+            if not unique or out != set(best):
+                errors.append(f"tree: solver node {node!r}: edges {sorted(out)} are not the unique best move")
+        else:
+            keep = {m for m, v in vals.items() if v == value}
+            if out != keep:
+                errors.append(f"tree: defender node {node!r}: edges {sorted(out)} are not every reply "
+                              f"keeping the value ({sorted(keep)})")
+        for _, child, d in g.out_edges(node, data=True):
+            if d.get("value") != value:
+                errors.append(f"tree: edge {d.get('move')} at {node!r} claims value {d.get('value')}")
+            try:
+                after = npos.copy()
+                after.play(d["move"])
+                if after.line() != child:
+                    errors.append(f"tree: edge {d['move']} at {node!r} does not lead to its child")
+            except ScoponeError as e:
+                errors.append(f"tree: edge at {node!r}: {e}")
+    return errors
+
+
+def verify_file(data: dict, engine: str = "auto", on_puzzle=None) -> dict[str, list[str]]:
+    """Failed claims per puzzle id (only puzzles with failures are listed)."""
+    if not isinstance(data, dict) or data.get("format") != "scopone-puzzles/1":
+        raise ScoponeError("format: not a scopone-puzzles/1 file")
+    failed = {}
+    for i, p in enumerate(data.get("puzzles", [])):
+        errs = verify_puzzle(p, engine)
+        if errs:
+            failed[str(p.get("id", f"puzzles[{i}]"))] = errs
+        if on_puzzle:
+            on_puzzle(i, p, errs)
+    return failed
