@@ -104,8 +104,7 @@ def spariglio(f: PuzzleFacts) -> bool:
     first = f.solution[0]
     if first.captured.bit_count() < 2:
         return False
-    tempting = f.tempting_line[0]
-    if tempting.captured.bit_count() == 1:
+    if f.tempting_line and f.tempting_line[0].captured.bit_count() == 1:
         return True
     steps = _replay(f.start, f.best_line)
     return any(i > 0 and i % 2 == 0 and _makes_scopa(p, m) for i, (p, m) in enumerate(steps))

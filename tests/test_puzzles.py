@@ -1,0 +1,216 @@
+"""The puzzle generator: themes on hand-checked positions, acceptance, verify, resume."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+
+from scopone.cards import FULL_DECK, parse_cards
+from scopone.position import Move, Position
+from scopone.puzzles import (
+    THEMES, Candidate, PuzzleFacts, Rejected, analyse, generate, make_candidate, parse_cards_range,
+    tag, verify_puzzle,
+)
+from scopone.puzzles import themes as th
+from scopone.puzzles.ladder import LADDER, rate, random_finds
+from scopone.rules import Rules
+from scopone.scoring import score_piles
+
+
+def endgame(hands: list[str], table: str = "", to_move: int = 0, rules: Rules | None = None) -> Position:
+    """A valid position: the cards not in hands or on the table alternate between the piles."""
+    hs = [parse_cards(h) for h in hands]
+    t = parse_cards(table)
+    rest = FULL_DECK & ~(t | hs[0] | hs[1] | hs[2] | hs[3])
+    a = b = 0
+    for i, c in enumerate(c for c in range(40) if rest >> c & 1):
+        if i % 2:
+            b |= 1 << c
+        else:
+            a |= 1 << c
+    return Position(hs, t, (a, b), (0, 0), to_move, 0, rules or Rules())
+
+
+def line(pos: Position, texts: str) -> tuple[Move, ...]:
+    work = pos.copy()
+    out = []
+    for t in texts.split():
+        out.append(work.play(t))
+    return tuple(out)
+
+
+def facts(pos, solution, best_line=None, tempting_line="", best_score=None, tempting_score=None, team=None):
+    zero = score_piles(0, 0, (0, 0), pos.rules)
+    return PuzzleFacts(pos, pos.to_move & 1 if team is None else team, line(pos, solution),
+                       line(pos, best_line or solution), line(pos, tempting_line) if tempting_line else (),
+                       best_score or zero, tempting_score or zero)
+
+
+SCOPA = endgame(["7D 2C", "9B 1S", "5S 6S", "8C 10C"], "3C 4S")
+
+
+def test_scopa_theme():
+    assert th.scopa(facts(SCOPA, "7Dx3C+4S"))
+    assert not th.scopa(facts(SCOPA, "2C"))
+
+
+def test_stop_scopa_theme():
+    pos = endgame(["2C 8B", "7B 1S", "5S 6S", "8C 10C"], "5C")
+    assert th.stop_scopa(facts(pos, "8B", tempting_line="2C 7Bx2C+5C"))
+    assert not th.stop_scopa(facts(pos, "2C", tempting_line="8B 7B"))
+
+
+def test_sacrifice_theme():
+    pos = endgame(["7D 9C", "5B 1S", "5S 6S", "8C 10C"], "7B")
+    assert th.sacrifice(facts(pos, "9C"))
+    assert not th.sacrifice(facts(pos, "7Dx7B"))
+
+
+def test_partner_setup_theme():
+    pos = endgame(["3C 9C", "5B 1B", "3S 6S", "8C 10C"], "10D")
+    assert th.partner_setup(facts(pos, "3C", best_line="3C 5B 3Sx3C"))
+    assert not th.partner_setup(facts(pos, "3C", best_line="3C 5B 6S"))
+    assert not th.partner_setup(facts(pos, "9C", best_line="9C 5B 3S"))
+
+
+def test_spariglio_theme():
+    pos = endgame(["7D 2D", "5B 1B", "3S 6S", "8C 10C"], "3C 4S 2B")
+    assert th.spariglio(facts(pos, "7Dx3C+4S", tempting_line="2Dx2B"))
+    assert not th.spariglio(facts(pos, "2Dx2B", tempting_line="7Dx3C+4S"))
+
+
+def test_last_capture_theme():
+    pos = endgame(["5D 8D", "5C 1B", "3S 6S", "8C 10C"], "5S")
+    assert th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S"))
+    assert not th.last_capture(facts(pos, "8D", best_line="8D 5Cx5S", tempting_line="5Dx5S"))
+
+
+@pytest.mark.parametrize("category,attr_pile", [
+    ("settebello", "7D"), ("denari", "1D 2D 3D 4D 5D 6D"), ("carte", None), ("primiera", "7C 7S 7B 7D"),
+])
+def test_category_themes(category, attr_pile):
+    pos = SCOPA
+    if category == "carte":
+        good_a = parse_cards(" ".join(f"{r}{s}" for r in range(1, 7) for s in "CSB")) | parse_cards("8C 8S 8B")
+    else:
+        good_a = parse_cards(attr_pile)
+    good = score_piles(good_a, FULL_DECK & ~good_a, (0, 0), Rules())
+    bad = score_piles(FULL_DECK & ~good_a, good_a, (0, 0), Rules())
+    pred = th.PREDICATES[category]
+    assert pred(facts(pos, "2C", best_score=good, tempting_score=bad))
+    assert not pred(facts(pos, "2C", best_score=bad, tempting_score=good))
+    # seen from team B the same scores mean the opposite
+    assert not pred(facts(pos, "2C", best_score=good, tempting_score=bad, team=1))
+
+
+def test_variant_themes_only_with_their_switch():
+    for name, rules, pile in [("re-bello", Rules(re_bello=True), "10D"), ("napola", Rules(napola=True), "1D 2D 3D 4D")]:
+        pos = endgame(["7C 2C", "9B 1S", "5S 6S", "8C 10C"], "3C 4S", rules=rules)
+        a = parse_cards(pile)
+        good = score_piles(a, FULL_DECK & ~a, (0, 0), rules)
+        bad = score_piles(FULL_DECK & ~a, a, (0, 0), rules)
+        assert th.PREDICATES[name](facts(pos, "2C", best_score=good, tempting_score=bad))
+        plain = endgame(["7C 2C", "9B 1S", "5S 6S", "8C 10C"], "3C 4S")
+        g0 = score_piles(a, FULL_DECK & ~a, (0, 0), Rules())
+        b0 = score_piles(FULL_DECK & ~a, a, (0, 0), Rules())
+        assert not th.PREDICATES[name](facts(plain, "2C", best_score=g0, tempting_score=b0))
+
+
+def test_tag_uses_closed_vocabulary():
+    f = facts(SCOPA, "7Dx3C+4S")
+    assert set(tag(f)) <= set(THEMES) and "scopa" in tag(f)
+
+
+def test_question_wording():
+    assert th.question("East", "B", ["scopa"]) == "East to play (team B): make a scopa."
+    assert "find the only move" in th.question("East", "B", ["sacrifice"])
+
+
+def test_random_rung_never_finds_a_three_way_choice():
+    pos = endgame(["7D 9C 2C", "5B 1S 2S", "5S 6S 3B", "8C 10C 4B"], "7B")
+    assert len(pos.legal_moves()) == 3
+    assert not random_finds(pos, [pos.legal_moves()[0]])
+    assert rate(pos, [pos.legal_moves()[0]]).level >= 2
+    assert [r.level for r in LADDER] == sorted(r.level for r in LADDER)
+
+
+def test_parse_cards_range():
+    assert parse_cards_range("4-6") == (4, 6)
+    with pytest.raises(ValueError):
+        parse_cards_range("7-3")
+
+
+def _accepted(n=3, cards=(3, 4)):
+    out, i = [], 0
+    while len(out) < n:
+        cand = make_candidate(11, i, cards, Rules())
+        i += 1
+        try:
+            out.append(analyse(cand))
+        except Rejected:
+            pass
+    return out
+
+
+@pytest.fixture(scope="module")
+def puzzles():
+    return _accepted()
+
+
+def test_accepted_puzzles_meet_the_criteria(puzzles):
+    for p in puzzles:
+        sign = 1 if p["team"] == "A" else -1
+        vals = sorted((sign * m["value"] for m in p["moves"]), reverse=True)
+        assert len(vals) >= 3 and vals[0] - vals[1] >= 1
+        assert sign * p["value"] == vals[0]
+        assert p["tempting"]["move"] != p["solution"][0]
+        assert p["difficulty"]["level"] >= 2
+        assert verify_puzzle(p) == []
+
+
+def _schema_validator():
+    files = resources.files("scopone").joinpath("schemas")
+    pos = json.loads(files.joinpath("position.schema.json").read_text())
+    reg = Registry().with_resource("position.schema.json", Resource.from_contents(pos))
+    return jsonschema.Draft202012Validator(json.loads(files.joinpath("puzzles.schema.json").read_text()), registry=reg)
+
+
+def test_puzzle_file_matches_schema(puzzles):
+    _schema_validator().validate({"format": "scopone-puzzles/1", "rules": "scientifico", "puzzles": puzzles})
+
+
+@pytest.mark.parametrize("tamper", ["value", "move_value", "tree_edge", "themes", "tempting", "solution"])
+def test_verify_catches_a_wrong_claim(puzzles, tamper):
+    p = copy.deepcopy(puzzles[0])
+    if tamper == "value":
+        p["value"] += 1
+    elif tamper == "move_value":
+        p["moves"][-1]["value"] -= 1
+    elif tamper == "tree_edge":
+        p["tree"]["edges"][0]["move"] = p["tempting"]["move"]
+    elif tamper == "themes":
+        p["themes"] = [t for t in THEMES if t not in p["themes"]][:1]
+    elif tamper == "tempting":
+        p["tempting"]["refutation"] = p["tempting"]["refutation"][:-1]
+    elif tamper == "solution":
+        p["solution"][0] = p["tempting"]["move"]
+    assert verify_puzzle(p) != []
+
+
+def test_generate_resumes_and_workers_agree(tmp_path):
+    one = tmp_path / "one.json"
+    d1 = generate(one, 2, seed=5, cards=(3, 3))
+    examined = d1["progress"]["5:3-3:"]
+    d2 = generate(one, 3, seed=5, cards=(3, 3))
+    assert [p["id"] for p in d2["puzzles"][:2]] == [p["id"] for p in d1["puzzles"]]
+    assert d2["progress"]["5:3-3:"] > examined
+    par = tmp_path / "par.json"
+    d3 = generate(par, 3, seed=5, cards=(3, 3), workers=2)
+    assert [p["id"] for p in d3["puzzles"]] == [p["id"] for p in d2["puzzles"]]
+    ids = [p["id"] for p in d3["puzzles"]]
+    assert len(set(ids)) == len(ids)
