@@ -1,0 +1,60 @@
+"""Benchmark of the puzzle generator: accepted puzzles per CPU-minute.
+
+    python benchmarks/puzzles.py [--cards 5] [--n 20] [--seed 1] [--engine auto]
+
+Generates ``--n`` puzzles at ``--cards`` cards per hand into a temporary file
+with one worker and prints: accepted puzzles per CPU-minute, candidates per
+second, the rejection reasons, and the distribution of themes and ratings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from collections import Counter
+
+from rich.console import Console
+from rich.table import Table
+
+from scopone.puzzles import generate, parse_cards_range
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cards", default="5", help="cards per hand: N or LOW-HIGH (default 5)")
+    ap.add_argument("--n", type=int, default=20, help="puzzles to generate (default 20)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--engine", default="auto", choices=["auto", "c", "python"])
+    args = ap.parse_args()
+    cards = parse_cards_range(args.cards)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bench.json")
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        data = generate(path, args.n, args.seed, cards=cards, engine=args.engine)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    puzzles = data["puzzles"]
+    examined = sum(data["progress"].values())
+    con = Console()
+    t = Table(title=f"puzzle generation, {args.cards} cards per hand, seed {args.seed}, engine {args.engine}",
+              title_justify="left")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    t.add_row("accepted puzzles", str(len(puzzles)))
+    t.add_row("candidates examined", str(examined))
+    t.add_row("CPU time (s)", f"{cpu:.1f}")
+    t.add_row("wall time (s)", f"{wall:.1f}")
+    t.add_row("accepted per CPU-minute", f"{60 * len(puzzles) / cpu:.1f}" if cpu else "-")
+    t.add_row("candidates per CPU-second", f"{examined / cpu:.2f}" if cpu else "-")
+    for reason, c in sorted(data["rejected"].items(), key=lambda x: -x[1]):
+        t.add_row(f"rejected: {reason}", str(c))
+    for theme, c in Counter(th for p in puzzles for th in p["themes"]).most_common():
+        t.add_row(f"theme: {theme}", str(c))
+    for (lvl, label), c in sorted(Counter((p["difficulty"]["level"], p["difficulty"]["label"]) for p in puzzles).items()):
+        t.add_row(f"difficulty {lvl} ({label})", str(c))
+    con.print(t)
+
+
+if __name__ == "__main__":
+    main()
