@@ -96,6 +96,8 @@ class CaptureTable:
             if t not in by_target:
                 by_target[t] = cpsat_patterns(t) if t > 0 else []
             self.patterns.append(by_target[t])
+        #: sweep_scopa[rank - 1]: whether emptying the table with that rank is a scopa
+        self.sweep_scopa = tuple(self.is_sweep_scopa(v) for v in range(1, 11))
         self._fit: dict[tuple[int, tuple[int, ...]], tuple[Pattern, ...]] = {}
         self._options: dict[int, tuple[CardMask, ...]] = {}
 

@@ -14,8 +14,7 @@ and :meth:`Position.pop` restores them, as python-chess does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from .captures import capture_table
 from .cards import (
@@ -36,9 +35,10 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
-@dataclass(frozen=True, order=True)
-class Move:
+class Move(NamedTuple):
     """A play: the card played and the set of table cards it captures (0 = laid down).
+
+    A named tuple (immutable, ordered by card then captured set, cheap to make).
 
     >>> Move.parse("7Dx3C+4S")
     Move.parse('7Dx3C+4S')
@@ -256,7 +256,7 @@ class Position:
             self.table &= ~captured
             self.piles[team] |= captured | 1 << card
             self.last_capture = team
-            if not self.table and not last_play and self._captures.is_sweep_scopa((card >> 2) + 1):
+            if not self.table and not last_play and self._captures.sweep_scopa[card >> 2]:
                 self.scope[team] += 1
         else:
             self.table |= 1 << card
