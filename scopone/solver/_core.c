@@ -39,7 +39,8 @@
 #define OPT_BOUNDS 4   /* cut when the window is outside what is still possible */
 #define OPT_SUMMARY 8  /* key on a summary of the piles, values relative to decided points */
 #define OPT_HISTORY 16 /* history heuristic for quiet moves */
-#define OPT_ALL 31
+#define OPT_SMALL 32  /* plain search of the last round, no table */
+#define OPT_ALL 63
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -60,18 +61,19 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     /* rules */
-    int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola;
+    int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola, quindici;
     int npat[11];
     uint64_t pat[11][128];
     /* options */
-    int use_tt, opts;
+    int use_tt, opts, small;
     /* transposition table (allocated on first use) */
     Entry *tt;
     uint64_t tt_mask, tt_grow_at;
     size_t tt_bytes, tt_limit_bytes;
     uint64_t tt_entries;
     /* statistics */
-    uint64_t nodes, tt_hits, tt_stores;
+    uint64_t next_check;
+    uint64_t nodes, tt_hits, tt_stores, cuts, cut_first, bound_cuts;
     /* the position being searched */
     uint64_t hand[4], table, pile[2];
     int scope[2], to_move, last, cards_left;
@@ -91,6 +93,8 @@ static uint8_t LOWBITS[16][5];                /* the k lowest bits of a nibble *
 static uint8_t GATHER[4][256];                /* 2 suit bits of one byte (2 ranks) */
 static uint8_t BESTPV[1024];                  /* best primiera value of a 10-bit suit set */
 static uint8_t PVLEVEL[22];                   /* primiera value -> level 0..8 */
+static uint16_t RANKS_UPTO[22];               /* ranks (bit r-1) whose primiera value <= v */
+static uint64_t SCATTER[1024];                /* 10-bit Denari set -> 40-bit mask (shift for a suit) */
 static const int PV[11] = {0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10};
 
 static uint64_t splitmix(uint64_t *s) {
@@ -132,6 +136,12 @@ static void init_tables(void) {
             if (m >> (r - 1) & 1 && PV[r] > best) best = PV[r];
         BESTPV[m] = (uint8_t)best;
     }
+    for (int v = 0; v < 22; v++)
+        for (int r = 1; r <= 10; r++)
+            if (PV[r] <= v) RANKS_UPTO[v] |= (uint16_t)(1 << (r - 1));
+    for (int m = 0; m < 1024; m++)
+        for (int r = 0; r < 10; r++)
+            if (m >> r & 1) SCATTER[m] |= 1ULL << (4 * r);
     static const int levels[9] = {0, 10, 12, 13, 14, 15, 16, 18, 21};
     for (int i = 0; i < 9; i++) PVLEVEL[levels[i]] = (uint8_t)i;
 }
@@ -255,8 +265,7 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
             sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
             /* a card of this suit worth no more than both teams' best changes nothing */
             int lim = a[st] < b[st] ? a[st] : b[st];
-            for (int rk = 1; rk <= 10; rk++)
-                if (PV[rk] <= lim) freec |= 1ULL << ((rk - 1) * 4 + st);
+            freec |= SCATTER[RANKS_UPTO[lim]] << st;
         }
         freec &= rem;
     }
@@ -395,19 +404,37 @@ static inline void unmake(Solver *S, const Undo *u) {
     S->cards_left++;
 }
 
+/* whether the seat could sweep this table (approximate: for move ordering only) */
+static inline int sweepable(const Solver *S, uint64_t table, int seat) {
+    if (!table) return 0;
+    uint64_t hand = S->hand[seat];
+    if (S->apt && (hand & 15)) return 1;
+    int sum = 0;
+    uint64_t tc = rank_counts(table);
+    for (int r = 0; r < 10; r++) sum += (r + 1) * (int)((tc >> (4 * r)) & 15);
+    int need = S->quindici ? 15 - sum : sum;
+    return need >= 1 && need <= 10 && (hand >> (4 * (need - 1)) & 15);
+}
+
 /* ordering score of a move (higher first) */
 static int order_score(const Solver *S, const Move *m, int hist) {
     int card = m->card;
     uint64_t cap = m->cap;
+    int next = (S->to_move + 1) & 3;
+    int s;
     if (cap) {
         uint64_t taken = cap | 1ULL << card;
-        int s = 1000 + 40 * popc(taken) + 30 * popc(taken & DENARI_MASK);
+        s = 1000 + 40 * popc(taken) + 30 * popc(taken & DENARI_MASK);
         if (taken >> SETTEBELLO & 1) s += 400;
-        if (cap == S->table && S->cards_left > 1) s += 3000;
-        return s + hist;
+        uint64_t left = S->table & ~cap;
+        if (!left) {
+            if (S->cards_left > 1) s += 3000;
+        } else if (sweepable(S, left, next)) s -= 1500;
+    } else {
+        s = -PV[(card >> 2) + 1] - ((DENARI_MASK >> card & 1) ? 30 : 0);
+        if (card == SETTEBELLO) s -= 400;
+        if (sweepable(S, S->table | 1ULL << card, next)) s -= 1500;
     }
-    int s = -PV[(card >> 2) + 1] - ((DENARI_MASK >> card & 1) ? 30 : 0);
-    if (card == SETTEBELLO) s -= 400;
     return s + hist;
 }
 
@@ -488,13 +515,50 @@ static int check_interrupt(Solver *S) {
 
 static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
+/* the last plays: no table, no ordering, nothing but the rules */
+static int ab_small(Solver *S, int sp, int alpha, int beta) {
+    if (S->cards_left == 0)
+        return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+    Move *ms = S->mstack + sp;
+    int n = gen_moves(S, ms, 0);
+    if (n < 0) return 0; /* cannot happen with so few cards */
+    if (S->opts & OPT_ORDER) {
+        /* sweeps first, then other captures, then lay-downs */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (ms[i].cap == S->table && ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
+        for (int i = k; i < n; i++)
+            if (ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
+    }
+    int maximise = (S->to_move & 1) == 0;
+    int best = maximise ? -NINF : NINF;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        S->nodes++;
+        make(S, ms[i].card, ms[i].cap, &u);
+        int v = ab_small(S, sp + n, alpha, beta);
+        unmake(S, &u);
+        if (maximise) {
+            if (v > best) { best = v; if (v > alpha) alpha = v; }
+        } else {
+            if (v < best) { best = v; if (v < beta) beta = v; }
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
 static int ab(Solver *S, int sp, int alpha, int beta) {
     S->nodes++;
-    if ((S->nodes & 0x1FFFF) == 0 && check_interrupt(S)) return 0;
+    if (S->nodes >= S->next_check) {
+        S->next_check = S->nodes + 100000;
+        if (check_interrupt(S)) return 0;
+    }
     if (S->aborted) return 0;
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
 
+    if (S->cards_left <= S->small) return ab_small(S, sp, alpha, beta);
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
     uint64_t summary = 0, freec = 0;
@@ -514,8 +578,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             if (lastseat & 1) nb--; else na--;
             hi += na; lo -= nb;
             if (S->napola) { hi += 10; lo -= 10; }
-            if (hi <= alpha) return hi;
-            if (lo >= beta) return lo;
+            if (hi <= alpha) { S->bound_cuts++; return hi; }
+            if (lo >= beta) { S->bound_cuts++; return lo; }
         }
         if (!(opts & OPT_EQUIV)) freec = 0;
     } else {
@@ -592,6 +656,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         }
         if (alpha >= beta) {
             if ((opts & OPT_HISTORY) && !ms[i].cap) S->history[ms[i].card][team] += 1;
+            S->cuts++;
+            if (i == 0) S->cut_first++;
             break;
         }
     }
@@ -627,12 +693,12 @@ static int alloc_tt(Solver *S) {
 
 static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"patterns", "strict", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
-                             "primiera_sum", "re_bello", "napola", "memory_mb", "use_tt", "options", NULL};
+                             "primiera_sum", "re_bello", "napola", "quindici", "memory_mb", "use_tt", "options", NULL};
     PyObject *patterns;
-    int strict, apt, asso_scopa, ata, psum, reb, nap, use_tt = 1, options = OPT_ALL;
+    int strict, apt, asso_scopa, ata, psum, reb, nap, q15, use_tt = 1, options = OPT_ALL;
     double memory_mb = 256;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oppppppp|dpi", kwlist, &patterns, &strict, &apt,
-                                     &asso_scopa, &ata, &psum, &reb, &nap, &memory_mb, &use_tt, &options))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Opppppppp|dpi", kwlist, &patterns, &strict, &apt,
+                                     &asso_scopa, &ata, &psum, &reb, &nap, &q15, &memory_mb, &use_tt, &options))
         return -1;
     PyObject *seq = PySequence_Fast(patterns, "patterns must be a sequence of 11 lists");
     if (!seq) return -1;
@@ -660,8 +726,9 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     }
     Py_DECREF(seq);
     S->strict = strict; S->apt = apt; S->asso_scopa = asso_scopa; S->asso_takes_asso = ata;
-    S->prim_sum = psum; S->re_bello = reb; S->napola = nap;
+    S->prim_sum = psum; S->re_bello = reb; S->napola = nap; S->quindici = q15;
     S->use_tt = use_tt; S->opts = options & OPT_ALL;
+    S->small = (options & OPT_SMALL) ? 8 : 0;
     if (memory_mb < 1) memory_mb = 1;
     S->tt_limit_bytes = (size_t)(memory_mb * 1048576.0);
     free(S->tt); S->tt = NULL; S->tt_entries = 0;
@@ -669,7 +736,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
         S->mstack = (Move *)malloc(sizeof(Move) * MOVE_STACK);
         if (!S->mstack) { PyErr_NoMemory(); return -1; }
     }
-    S->nodes = S->tt_hits = S->tt_stores = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->history, 0, sizeof S->history);
     return 0;
 }
@@ -707,6 +774,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
         S->z1 ^= Z1[c][4]; S->z2 ^= Z2[c][4];
     }
     S->aborted = S->py_error = 0;
+    S->next_check = S->nodes + 100000;
     S->has_deadline = remaining >= 0;
     if (S->has_deadline) {
         if (remaining == 0) { Py_RETURN_NONE; }
@@ -723,18 +791,20 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:i}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
                          "tt_stores", (unsigned long long)S->tt_stores,
                          "tt_memory_bytes", (unsigned long long)S->tt_bytes,
-                         "options", S->opts);
+                         "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
+                         "first_move_cutoffs", (unsigned long long)S->cut_first,
+                         "bound_cutoffs", (unsigned long long)S->bound_cuts);
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
-    S->nodes = S->tt_hits = S->tt_stores = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->history, 0, sizeof S->history);
     Py_RETURN_NONE;
 }
@@ -801,6 +871,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_BOUNDS", OPT_BOUNDS);
     PyModule_AddIntConstant(m, "OPT_SUMMARY", OPT_SUMMARY);
     PyModule_AddIntConstant(m, "OPT_HISTORY", OPT_HISTORY);
+    PyModule_AddIntConstant(m, "OPT_SMALL", OPT_SMALL);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     return m;
 }

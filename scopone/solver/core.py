@@ -31,7 +31,8 @@ else:
 #: Search options of the core (bit flags); ``OPTIONS["all"]`` is the default.
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
-     "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "all": _core.OPT_ALL}
+     "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL,
+     "all": _core.OPT_ALL}
     if _core else {}
 )
 
@@ -112,7 +113,7 @@ class CoreBackend:
             patterns.append([pack_pattern(p) for p in table.patterns[v] if p is not WHOLE_TABLE])
         self._solver = _core.Solver(
             patterns, rules.priority == "strict", rules.asso_piglia_tutto, rules.asso_scopa,
-            rules.asso_takes_asso, rules.primiera == "sum", rules.re_bello, rules.napola,
+            rules.asso_takes_asso, rules.primiera == "sum", rules.re_bello, rules.napola, rules.quindici,
             float(memory_mb or DEFAULT_MEMORY_MB), use_tt, parse_options(options),
         )
 

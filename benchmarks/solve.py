@@ -1,0 +1,192 @@
+"""Benchmark of the double-dummy solver on fixed endgames.
+
+The endgames are ``scopone.deal.deal(seed=S, cards_per_hand=N)`` for S = 1..20
+(the same as ``scopone deal --seed S --cards-per-hand N``), stored one per line
+as ``seed<TAB>position line`` in ``benchmarks/positions/nN.txt``.
+
+    python benchmarks/solve.py                       # N = 4..7, mode best
+    python benchmarks/solve.py --max-n 8 --mode all
+    python benchmarks/solve.py --baseline plain      # also time a baseline core config
+    python benchmarks/solve.py --regenerate          # rewrite the position files
+
+Prints one table per configuration: median, p90 and max time per position,
+nodes, nodes/s, TT hit rate and table memory; and, for small N, the pure-Python
+reference on a subset with the speed ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+
+from scopone.deal import deal  # noqa: E402
+from scopone.position import Position  # noqa: E402
+from scopone.solver import make_backend  # noqa: E402
+from scopone.solver.core import CoreBackend  # noqa: E402
+from scopone.solver.driver import solve_with  # noqa: E402
+
+POSITIONS = ROOT / "positions"
+SEEDS = range(1, 21)
+SIZES = range(4, 11)
+
+
+def regenerate(sizes=SIZES) -> None:
+    """Write ``positions/nN.txt`` from the seeds (deterministic)."""
+    POSITIONS.mkdir(exist_ok=True)
+    for n in sizes:
+        lines = [f"{s}\t{deal(seed=s, cards_per_hand=n).line()}" for s in SEEDS]
+        (POSITIONS / f"n{n}.txt").write_text("\n".join(lines) + "\n")
+
+
+def load(n: int) -> list[tuple[int, Position]]:
+    """The stored endgames with ``n`` cards per hand (made on first use)."""
+    path = POSITIONS / f"n{n}.txt"
+    if not path.exists():
+        regenerate([n])
+    out = []
+    for row in path.read_text().splitlines():
+        if row.strip():
+            seed, line = row.split("\t")
+            out.append((int(seed), Position.from_line(line)))
+    return out
+
+
+CORPUS = ROOT.parent / "tests" / "data" / "solved" / "core.jsonl"
+
+
+def write_corpus() -> None:
+    """Write the solved corpus of tests/test_core.py: small endgames solved by the
+    pure-Python reference (and checked with the core), a few bigger ones solved
+    by the core, and one hard one for the interruption tests."""
+    import json
+
+    from scopone.rules import PRESETS, parse_rules
+    from scopone.solver import solve
+
+    rules_list = list(PRESETS.values()) + [parse_rules("scientifico+re_bello+napola+primiera=sum"),
+                                           parse_rules("assi+asso_scopa")]
+    rows = []
+
+    def add(ident, pos, engine):
+        r = solve(pos, mode="optimal", engine=engine, line=False)
+        if engine == "python":
+            c = solve(pos, mode="optimal", engine="c", line=False)
+            assert (c.value, sorted(m.move for m in c.moves)) == (r.value, sorted(m.move for m in r.moves))
+        rows.append({"id": ident, "position": pos.line(), "value": r.value,
+                     "optimal": sorted(m.move.text() for m in r.moves), "solved_by": engine})
+
+    k = 0
+    for i, rules in enumerate(rules_list):
+        for j in range(8):
+            seed = 100 * i + j
+            pos = deal(seed=seed, rules=rules, first=j % 4, cards_per_hand=1 + j % 4,
+                       policy="random" if j % 2 else "greedy")
+            add(f"ref{k:03d}", pos, "python")
+            k += 1
+    for j, n in enumerate((5, 5, 6)):
+        add(f"core{j:03d}", deal(seed=500 + j, cards_per_hand=n), "c")
+    add("hard000", deal(seed=3, cards_per_hand=6), "c")
+    CORPUS.parent.mkdir(parents=True, exist_ok=True)
+    CORPUS.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    print(f"wrote {len(rows)} positions to {CORPUS}")
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def run(positions, mode: str, options, time_limit: float | None, engine: str = "c"):
+    rows = []
+    for seed, pos in positions:
+        deadline = time.monotonic() + time_limit if time_limit else None
+        if engine == "c":
+            backend = CoreBackend(pos.rules, deadline=deadline, options=options)
+        else:
+            backend = make_backend(pos, "python", time_limit)
+        t0 = time.perf_counter()
+        r = solve_with(backend, pos, mode, line=False)
+        t = time.perf_counter() - t0
+        st = backend.stats()
+        rows.append({"seed": seed, "time": t, "value": r.value, "complete": r.complete,
+                     "nodes": st.get("nodes", 0), "tt_hits": st.get("tt_hits", 0),
+                     "tt_bytes": st.get("tt_memory_bytes", 0)})
+    return rows
+
+
+def summarise(label: str, n: int, rows) -> dict:
+    times = [r["time"] for r in rows]
+    nodes = sum(r["nodes"] for r in rows)
+    total = sum(times)
+    hits = sum(r["tt_hits"] for r in rows)
+    done = sum(r["complete"] for r in rows)
+    s = {"label": label, "n": n, "median": statistics.median(times), "p90": pct(times, 0.9),
+         "max": max(times), "nodes": nodes / len(rows), "nps": nodes / total if total else 0,
+         "hit": hits / nodes if nodes else 0, "tt_mb": max(r["tt_bytes"] for r in rows) / 2**20,
+         "done": f"{done}/{len(rows)}"}
+    print(f"{label:<14} {n:>2} {s['median'] * 1000:>10.2f} {s['p90'] * 1000:>10.2f} {s['max'] * 1000:>10.2f} "
+          f"{s['nodes']:>12.0f} {s['nps'] / 1e6:>8.2f} {100 * s['hit']:>6.1f}% {s['tt_mb']:>7.1f} {s['done']:>6}",
+          flush=True)
+    return s
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--min-n", type=int, default=4)
+    ap.add_argument("--max-n", type=int, default=7)
+    ap.add_argument("--mode", choices=("best", "optimal", "all"), default="best")
+    ap.add_argument("--options", default="all", help="core options, e.g. all, all-equiv, order+summary")
+    ap.add_argument("--baseline", default=None,
+                    help="also run this core configuration (e.g. plain, order, all-bounds)")
+    ap.add_argument("--reference-max-n", type=int, default=5, help="run the Python reference up to this N")
+    ap.add_argument("--reference-count", type=int, default=5, help="positions per N for the reference")
+    ap.add_argument("--count", type=int, default=20, help="positions per N")
+    ap.add_argument("--time-limit", type=float, default=None, help="seconds per position")
+    ap.add_argument("--regenerate", action="store_true", help="rewrite benchmarks/positions/*.txt")
+    ap.add_argument("--write-corpus", action="store_true", help="rewrite tests/data/solved/core.jsonl")
+    args = ap.parse_args(argv)
+    if args.write_corpus:
+        write_corpus()
+        return 0
+    if args.regenerate:
+        regenerate()
+        print(f"wrote {POSITIONS}/n{SIZES[0]}..n{SIZES[-1]}.txt")
+    print(f"mode {args.mode}; times in ms per position; nodes = mean per position")
+    print(f"{'config':<14} {'N':>2} {'median':>10} {'p90':>10} {'max':>10} {'nodes':>12} {'Mnodes/s':>8} "
+          f"{'TThit':>7} {'TT MB':>7} {'done':>6}")
+    for n in range(args.min_n, args.max_n + 1):
+        positions = load(n)[: args.count]
+        main_rows = run(positions, args.mode, args.options, args.time_limit)
+        s_main = summarise(f"core:{args.options}", n, main_rows)
+        if args.baseline:
+            base_rows = run(positions, args.mode, args.baseline, args.time_limit)
+            s_base = summarise(f"core:{args.baseline}", n, base_rows)
+            for a, b in zip(main_rows, base_rows):
+                if a["complete"] and b["complete"] and a["value"] != b["value"]:
+                    print(f"  VALUE MISMATCH seed {a['seed']}: {a['value']} vs {b['value']}")
+            print(f"{'':<14}    baseline/core: median x{s_base['median'] / s_main['median']:.1f}, "
+                  f"total x{sum(r['time'] for r in base_rows) / sum(r['time'] for r in main_rows):.1f}")
+        if n <= args.reference_max_n:
+            sub = positions[: args.reference_count]
+            ref_rows = run(sub, args.mode, None, args.time_limit, engine="python")
+            summarise("python", n, ref_rows)
+            core_sub = sum(r["time"] for r in main_rows[: len(sub)])
+            for a, b in zip(main_rows, ref_rows):
+                if b["complete"] and a["value"] != b["value"]:
+                    print(f"  VALUE MISMATCH seed {a['seed']}: core {a['value']} python {b['value']}")
+            print(f"{'':<14}    python/core on {len(sub)} positions: "
+                  f"x{sum(r['time'] for r in ref_rows) / core_sub:.0f}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory {peak:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

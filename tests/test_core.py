@@ -1,0 +1,259 @@
+"""The compiled search core against the pure-Python reference, invariances, corpus.
+
+The core must be built by the install (``pip install -e .``): a missing core is a
+failure here, not a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from scopone.cards import SUIT_PERMUTATIONS
+from scopone.deal import deal
+from scopone.position import Move, Position
+from scopone.rules import PRESETS, Rules, parse_rules
+from scopone.solver import make_backend, minimax, solve
+from scopone.solver.core import CoreBackend, OPTIONS, core_unavailable_reason
+from scopone.solver.driver import solve_with
+from scopone.solver.reference import SearchInterrupted
+
+CORPUS = Path(__file__).parent / "data" / "solved" / "core.jsonl"
+
+RULES = list(PRESETS.values()) + [
+    parse_rules("scientifico+re_bello+napola+primiera=sum"),
+    parse_rules("assi+asso_scopa"),
+    parse_rules("assi+asso_takes_asso=false+priority=free"),
+    parse_rules("quindici+priority=free+re_bello"),
+    parse_rules("classico+napola+primiera=sum"),
+]
+RULE_IDS = [r.name for r in RULES]
+
+
+def endgame(seed: int, rules: Rules, n: int) -> Position:
+    """A reproducible endgame: greedy or random play, any seat first (so piles,
+    scope, last capture and the seat to move all vary)."""
+    return deal(seed=seed, rules=rules, first=seed % 4, cards_per_hand=n,
+                policy="random" if seed % 3 else "greedy")
+
+
+def moves_and_values(r):
+    return [(m.move, m.value) for m in r.moves]
+
+
+def test_core_is_built():
+    assert core_unavailable_reason(Rules()) is None
+    for rules in RULES:
+        assert core_unavailable_reason(rules) is None
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_move_generator_matches_engine(rules):
+    for seed in range(60):
+        pos = endgame(seed, rules, 1 + seed % 8)
+        backend = CoreBackend(rules)
+        for seat in range(4):
+            pos.to_move = seat
+            assert sorted(backend.legal_move_ints(pos)) == sorted(pos.legal_move_ints()), pos.line()
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_core_matches_reference_small(rules):
+    """Every legal move's value, 1..3 cards per hand: 200 endgames per rules."""
+    for seed in range(200):
+        pos = endgame(1000 + seed, rules, 1 + seed % 3)
+        ref = solve(pos, mode="all", engine="python", line=False)
+        core = solve(pos, mode="all", engine="c", line=False)
+        assert core.complete and ref.complete
+        assert core.value == ref.value, pos.line()
+        assert moves_and_values(core) == moves_and_values(ref), pos.line()
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_core_matches_reference_four_cards(rules):
+    """Every legal move's value with 4 cards per hand (19 per rules, 209 in all)."""
+    for seed in range(19):
+        pos = endgame(5000 + seed, rules, 4)
+        ref = solve(pos, mode="all", engine="python", line=False)
+        core = solve(pos, mode="all", engine="c", line=False)
+        assert core.value == ref.value, pos.line()
+        assert moves_and_values(core) == moves_and_values(ref), pos.line()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_core_matches_reference_deeper(rules):
+    for seed in range(40):
+        pos = endgame(9000 + seed, rules, 4 + seed % 2)
+        ref = solve(pos, mode="all", engine="python", line=False)
+        core = solve(pos, mode="all", engine="c", line=False)
+        assert moves_and_values(core) == moves_and_values(ref), pos.line()
+
+
+@pytest.mark.parametrize("rules", RULES[:6], ids=RULE_IDS[:6])
+def test_core_matches_minimax(rules):
+    for seed in range(40):
+        pos = endgame(3000 + seed, rules, 1 + seed % 2)
+        assert solve(pos, mode="best", engine="c").value == minimax(pos), pos.line()
+
+
+@pytest.mark.parametrize("options", ["plain", "order", "summary", "equiv", "bounds",
+                                     "order+history", "all-summary", "all"])
+def test_every_option_set_gives_the_same_values(options):
+    for seed in range(25):
+        rules = RULES[seed % len(RULES)]
+        pos = endgame(7000 + seed, rules, 1 + seed % 4)
+        ref = solve(pos, mode="all", engine="c", line=False)
+        got = solve_with(CoreBackend(rules, options=options), pos, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), (options, pos.line())
+
+
+@pytest.mark.parametrize("rules", RULES[:6], ids=RULE_IDS[:6])
+def test_suit_permutations_change_no_value(rules):
+    for seed in range(6):
+        pos = endgame(100 + seed, rules, 4 + seed % 2)
+        base = solve(pos, mode="all", engine="c", line=False)
+        values = sorted(m.value for m in base.moves)
+        for perm in SUIT_PERMUTATIONS[1:]:
+            other = solve(pos.permute_suits(perm), mode="all", engine="c", line=False)
+            assert other.value == base.value, (perm, pos.line())
+            assert sorted(m.value for m in other.moves) == values, (perm, pos.line())
+
+
+@pytest.mark.parametrize("rules", RULES[:6], ids=RULE_IDS[:6])
+def test_tt_off_and_modes_agree(rules):
+    for seed in range(12):
+        pos = endgame(200 + seed, rules, 2 + seed % 3)
+        full = solve(pos, mode="all", engine="c", line=False)
+        no_tt = solve(pos, mode="all", engine="c", line=False, use_tt=False)
+        assert moves_and_values(no_tt) == moves_and_values(full), pos.line()
+        best = solve(pos, mode="best", engine="c", line=False)
+        optimal = solve(pos, mode="optimal", engine="c", line=False)
+        assert best.value == optimal.value == full.value, pos.line()
+        assert best.moves[0].move in {m.move for m in optimal.moves}
+        assert {m.move for m in optimal.moves} == {m.move for m in full.moves if m.value == full.value}
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_best_line_replays_to_the_value(rules):
+    for seed in range(8):
+        pos = endgame(300 + seed, rules, 2 + seed % 4)
+        r = solve(pos, mode="best", engine="c")
+        replay = pos.copy()
+        for mv in r.line:
+            assert replay.is_legal(mv), (mv.text(), replay.line())
+            replay.push(mv)
+        assert replay.is_over()
+        assert replay.result().value == r.value == r.final_score.value, pos.line()
+        assert replay.result() == r.final_score
+
+
+def test_search_is_fail_soft_and_window_consistent():
+    pos = endgame(42, Rules(), 4)
+    backend = CoreBackend(pos.rules)
+    value = solve(pos, mode="best", engine="c").value
+    for alpha in range(value - 4, value + 4):
+        v = backend.search(pos, alpha, alpha + 1)
+        assert (v >= alpha + 1) == (value >= alpha + 1)
+        assert value <= v if v <= alpha else value >= v  # fail-soft bounds
+    assert CoreBackend(pos.rules).search(pos, -1000, 1000) == value
+    st = backend.stats()
+    assert st["engine"] == "c" and st["nodes"] > 0 and st["tt_entries"] > 0
+    assert st["tt_memory_bytes"] > 0 and st["tt_hits"] >= 0
+
+
+def test_memory_bound_is_respected():
+    pos = endgame(43, Rules(), 5)
+    backend = CoreBackend(pos.rules, memory_mb=1)
+    v = solve_with(backend, pos, "best", line=False).value
+    assert backend.stats()["tt_memory_bytes"] <= 1 << 20
+    assert v == solve(pos, mode="best", engine="c", line=False).value
+
+
+def _corpus():
+    return [json.loads(row) for row in CORPUS.read_text().splitlines() if row.strip()]
+
+
+def test_corpus_is_present():
+    rows = _corpus()
+    assert len(rows) >= 50
+    assert {len(Position.from_line(r["position"]).rules.name) > 0 for r in rows}
+
+
+@pytest.mark.parametrize("row", [
+    pytest.param(r, marks=pytest.mark.slow) if r["id"].startswith("hard") else r for r in _corpus()
+], ids=lambda r: r["id"])
+def test_corpus(row):
+    pos = Position.from_line(row["position"])
+    r = solve(pos, mode="optimal", engine="c", line=False)
+    assert r.value == row["value"]
+    assert sorted(m.move.text() for m in r.moves) == sorted(row["optimal"])
+
+
+def _hard_position():
+    rows = [r for r in _corpus() if r["id"].startswith("hard")]
+    assert rows, "the corpus holds a hard position"
+    return Position.from_line(rows[0]["position"]), rows[0]["value"]
+
+
+def test_time_limit_gives_bounds_never_a_wrong_value():
+    pos, value = _hard_position()
+    for mode in ("best", "all"):
+        r = solve(pos, mode=mode, engine="c", time_limit=0.01)
+        assert not r.complete
+        assert r.value is None or r.value == value
+        assert r.lower <= value <= r.upper
+        for m in r.moves:
+            assert m.lower <= m.upper
+
+
+def test_deadline_raises_search_interrupted():
+    pos, _ = _hard_position()
+    backend = CoreBackend(pos.rules, deadline=time.monotonic() + 0.01)
+    with pytest.raises(SearchInterrupted):
+        for gamma in range(-10, 10):
+            backend.search(pos, gamma - 1, gamma)
+    expired = make_backend(pos, "c", time_limit=1e-9)
+    time.sleep(0.001)
+    with pytest.raises(SearchInterrupted):
+        expired.search(pos, -1, 0)
+
+
+def test_ctrl_c_propagates():
+    pos, _ = _hard_position()
+    backend = CoreBackend(pos.rules)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.02)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for gamma in range(-10, 10):
+                backend.search(pos, gamma - 1, gamma)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    # the backend is still usable afterwards
+    small = endgame(5, Rules(), 2)
+    assert backend.search(small, -1000, 1000) == minimax(small)
+
+
+def test_options_text():
+    from scopone.solver.core import parse_options
+    assert parse_options("all") == OPTIONS["all"]
+    assert parse_options("plain") == 0
+    assert parse_options("all-equiv") == OPTIONS["all"] & ~OPTIONS["equiv"]
+    with pytest.raises(ValueError, match="unknown core option 'fast'"):
+        parse_options("order+fast")
+
+
+def test_move_round_trip_through_ints():
+    pos = endgame(11, Rules(), 3)
+    for m in CoreBackend(pos.rules).legal_move_ints(pos):
+        assert Move.from_int(m).to_int() == m
