@@ -33,14 +33,16 @@
 #define SETTEBELLO 24
 #define RE_BELLO 36
 
-/* search options (bit flags); everything on is the default */
+/* search options (bit flags); OPT_DEFAULT is everything that pays */
 #define OPT_ORDER 1    /* TT move first, then heuristic order: scope, captures */
 #define OPT_EQUIV 2    /* play one of several interchangeable cards only */
 #define OPT_BOUNDS 4   /* cut when the window is outside what is still possible */
 #define OPT_SUMMARY 8  /* key on a summary of the piles, values relative to decided points */
-#define OPT_HISTORY 16 /* history heuristic for quiet moves */
+#define OPT_HISTORY 16 /* history heuristic for quiet moves (off by default: it costs nodes) */
 #define OPT_SMALL 32  /* plain search of the last round, no table */
-#define OPT_ALL 63
+#define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
+#define OPT_ALL 127
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER) /* history ordering costs nodes here */
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -84,6 +86,7 @@ typedef struct {
     /* move stack */
     Move *mstack;
     int32_t history[40][2];
+    int killer[44];
 } Solver;
 
 /* ------------------------------------------------------------------ tables */
@@ -434,6 +437,8 @@ static int order_score(const Solver *S, const Move *m, int hist) {
         s = -PV[(card >> 2) + 1] - ((DENARI_MASK >> card & 1) ? 30 : 0);
         if (card == SETTEBELLO) s -= 400;
         if (sweepable(S, S->table | 1ULL << card, next)) s -= 1500;
+        else if (S->hand[next] >> (card & ~3) & 15) s -= 200; /* the next opponent takes it */
+        else if (S->hand[(next + 1) & 3] >> (card & ~3) & 15) s += 100; /* the partner may take it */
     }
     return s + hist;
 }
@@ -623,6 +628,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (opts & OPT_ORDER) {
         for (int i = 0; i < n; i++) {
             int hist = (opts & OPT_HISTORY) ? S->history[ms[i].card][team] : 0;
+            if ((opts & OPT_KILLER) && ms[i].card == S->killer[S->cards_left]) hist += 2500;
             ms[i].score = order_score(S, ms + i, hist);
             if (ttmove != NO_MOVE && (int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap)
                 ms[i].score = 1 << 30;
@@ -657,6 +663,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (alpha >= beta) {
             if ((opts & OPT_HISTORY) && !ms[i].cap) S->history[ms[i].card][team] += 1;
             S->cuts++;
+            S->killer[S->cards_left] = ms[i].card;
             if (i == 0) S->cut_first++;
             break;
         }
@@ -695,7 +702,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"patterns", "strict", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
                              "primiera_sum", "re_bello", "napola", "quindici", "memory_mb", "use_tt", "options", NULL};
     PyObject *patterns;
-    int strict, apt, asso_scopa, ata, psum, reb, nap, q15, use_tt = 1, options = OPT_ALL;
+    int strict, apt, asso_scopa, ata, psum, reb, nap, q15, use_tt = 1, options = OPT_DEFAULT;
     double memory_mb = 256;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Opppppppp|dpi", kwlist, &patterns, &strict, &apt,
                                      &asso_scopa, &ata, &psum, &reb, &nap, &q15, &memory_mb, &use_tt, &options))
@@ -738,6 +745,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     }
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->history, 0, sizeof S->history);
+    memset(S->killer, -1, sizeof S->killer);
     return 0;
 }
 
@@ -806,6 +814,7 @@ static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->history, 0, sizeof S->history);
+    memset(S->killer, -1, sizeof S->killer);
     Py_RETURN_NONE;
 }
 
@@ -872,6 +881,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_SUMMARY", OPT_SUMMARY);
     PyModule_AddIntConstant(m, "OPT_HISTORY", OPT_HISTORY);
     PyModule_AddIntConstant(m, "OPT_SMALL", OPT_SMALL);
+    PyModule_AddIntConstant(m, "OPT_KILLER", OPT_KILLER);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
+    PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;
 }

@@ -28,11 +28,13 @@ except ImportError as _e:  # pragma: no cover - the install builds it
 else:
     _IMPORT_ERROR = ""
 
-#: Search options of the core (bit flags); ``OPTIONS["all"]`` is the default.
+#: Search options of the core (bit flags).  ``all`` (the default) is every
+#: refinement that pays; ``everything`` adds the history heuristic, which costs
+#: nodes on these trees and is kept only for measurements.
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
-     "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL,
-     "all": _core.OPT_ALL}
+     "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
+     "all": _core.OPT_DEFAULT, "everything": _core.OPT_ALL}
     if _core else {}
 )
 
