@@ -175,11 +175,27 @@ class CaptureTable:
                    for p in self.patterns[value])
 
     def is_sweep_scopa(self, value: int) -> bool:
-        """Whether emptying the table with this value can count as a scopa.
+        """Whether a capture by this value that empties the table always counts as a scopa.
 
-        Only the Ace's sweep under asso piglia tutto may be excluded.
+        False only for the Ace under asso piglia tutto without ``asso_scopa``:
+        then see :meth:`counts_as_scopa`.
         """
         return not (self.rules.asso_piglia_tutto and value == 1 and not self.rules.asso_scopa)
+
+    def counts_as_scopa(self, card: int, captured: CardMask) -> bool:
+        """Whether this capture, if it empties the table (not on the last play), is a scopa.
+
+        Under asso piglia tutto the Ace's sweep is a scopa only with
+        ``asso_scopa``, but an Ace taking a lone table Ace (``asso_takes_asso``)
+        is an ordinary single-card match and so a scopa.
+
+        >>> ct = capture_table(Rules(asso_piglia_tutto=True))
+        >>> ct.counts_as_scopa(0, 0b10), ct.counts_as_scopa(0, 1 << 8)
+        (True, False)
+        """
+        if self.sweep_scopa[card >> 2]:
+            return True
+        return bool(self.rules.asso_takes_asso and captured & RANK_MASK[1])
 
 
 @lru_cache(maxsize=None)

@@ -217,13 +217,13 @@ class Position:
         if not (self.hands[self.to_move] >> move.card & 1):
             raise IllegalMoveError(
                 f"{text!r} is illegal: {card_text(move.card)} is not in the hand of seat {self.to_move} "
-                f"({mask_text(self.hands[self.to_move]) or 'empty'})")
+                f"({mask_text(self.hands[self.to_move]) or 'empty'}) in {self.line()!r}")
         caps = self._captures.options(rank_of(move.card), self.table)
         if move.captured:
             if move.captured not in caps:
                 what = (" or ".join(Move(move.card, c).text() for c in caps)
                         if caps else "it can only be laid down")
-                raise IllegalMoveError(f"{text!r} is illegal here: the legal plays of "
+                raise IllegalMoveError(f"{text!r} is illegal in {self.line()!r}: the legal plays of "
                                        f"{card_text(move.card)} are {what}")
             return move
         if not caps:
@@ -256,7 +256,7 @@ class Position:
             self.table &= ~captured
             self.piles[team] |= captured | 1 << card
             self.last_capture = team
-            if not self.table and not last_play and self._captures.sweep_scopa[card >> 2]:
+            if not self.table and not last_play and self._captures.counts_as_scopa(card, captured):
                 self.scope[team] += 1
         else:
             self.table |= 1 << card
