@@ -8,7 +8,7 @@ rules reach C as data: the CP-SAT patterns of :func:`scopone.captures.capture_ta
 >>> from scopone.position import Position
 >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
 >>> CoreBackend(pos.rules).search(pos, -99, 99)
-4
+5
 """
 
 from __future__ import annotations
