@@ -84,6 +84,49 @@ def test_core_matches_reference_four_cards(rules):
         assert moves_and_values(core) == moves_and_values(ref), pos.line()
 
 
+def _special_positions(rules: Rules, want, count: int = 40, n: int = 3) -> list[Position]:
+    """Positions two plays before random play reaches a rare situation (``want``),
+    so that the core meets it inside its own search, not at the root."""
+    import random
+
+    out, seed = [], 0
+    while len(out) < count and seed < 20000:
+        rng = random.Random(seed)
+        pos = deal(seed=seed, rules=rules, first=seed % 4)
+        while pos.cards_left() > 4 * n:
+            pos.push(rng.choice(pos.legal_moves()))
+        start = pos.cards_left()
+        while not pos.is_over():
+            if want(pos) and start - pos.cards_left() >= 2:
+                pos.pop()
+                pos.pop()
+                out.append(pos.copy())
+                break
+            pos.push(rng.choice(pos.legal_moves()))
+        seed += 1
+    return out
+
+
+def _ace_on_lone_ace(pos: Position) -> bool:
+    return pos.table.bit_count() == 1 and bool(pos.table & 0xF) and bool(pos.hands[pos.to_move] & 0xF)
+
+
+def _sweep_available(pos: Position) -> bool:
+    return any(m.captured == pos.table for m in pos.legal_moves() if m.captured)
+
+
+@pytest.mark.parametrize("rules", [parse_rules("assi"), parse_rules("assi+asso_scopa"),
+                                   parse_rules("assi+asso_takes_asso=false")], ids=lambda r: r.name)
+@pytest.mark.parametrize("want", [_ace_on_lone_ace, _sweep_available], ids=["ace-on-lone-ace", "sweep"])
+def test_core_matches_reference_on_rare_captures(rules, want):
+    positions = _special_positions(rules, want)
+    assert len(positions) >= 20
+    for pos in positions:
+        a = solve(pos, engine="c")
+        b = solve(pos, engine="python")
+        assert moves_and_values(a) == moves_and_values(b), pos.line()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_core_matches_reference_deeper(rules):

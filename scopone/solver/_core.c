@@ -388,7 +388,9 @@ static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
         }
         S->pile[team] |= cap | bit;
         S->last = team;
-        if (!S->table && !last_play && sweep_scopa(S, (card >> 2) + 1)) S->scope[team]++;
+        /* only the Ace's whole-table sweep may be exempt; an Ace taking a lone Ace is a match */
+        if (!S->table && !last_play && (sweep_scopa(S, (card >> 2) + 1) || (S->asso_takes_asso && (cap & 15))))
+            S->scope[team]++;
     } else {
         S->table |= bit;
         S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4];
