@@ -300,6 +300,12 @@ def json_text(data: Any) -> str:
                             if m.group(1) else "[]", text)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_json_atomic(path: str | Path, data: Any) -> None:
     """Write JSON through a temporary file and a rename: never a partial file."""
     path = Path(path)
@@ -308,6 +314,7 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(json_text(data) + "\n")
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -214,3 +214,16 @@ def test_generate_resumes_and_workers_agree(tmp_path):
     assert [p["id"] for p in d3["puzzles"]] == [p["id"] for p in d2["puzzles"]]
     ids = [p["id"] for p in d3["puzzles"]]
     assert len(set(ids)) == len(ids)
+
+
+def test_shipped_example_puzzles_verify():
+    from pathlib import Path
+
+    from scopone.formats import read_json
+    from scopone.puzzles import verify_file
+
+    data = read_json(Path(__file__).resolve().parent.parent / "examples" / "puzzles.json")
+    _schema_validator().validate(data)
+    assert len(data["puzzles"]) >= 30
+    assert len({t for p in data["puzzles"] for t in p["themes"]}) >= 6
+    assert verify_file(data) == {}
