@@ -41,7 +41,8 @@
 #define OPT_HISTORY 16 /* history heuristic for quiet moves (off by default: it costs nodes) */
 #define OPT_SMALL 32  /* plain search of the last round, no table */
 #define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
-#define OPT_ALL 127
+#define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
+#define OPT_ALL 255
 #define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER) /* history ordering costs nodes here */
 
 typedef struct {
@@ -207,28 +208,35 @@ static int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
  * category points still open (a bound on how far the value can still move,
  * besides scope and napola).
  */
-static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided) {
+static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
+                   int *cat_hi, int *cat_lo) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
-    int off = 0, open = 0;
+    int off = 0, open = 0, chi = 0, clo = 0;
     uint64_t sm = 0;
-    int ca = popc(pa), cb = popc(pb);
+    int ca = popc(pa), cb = popc(pb), nrem = popc(rem);
     if (ca >= 21) off++;
     else if (cb >= 21) off--;
-    else { sm |= (uint64_t)(ca + 1); open++; }
-    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK);
+    else {
+        sm |= (uint64_t)(ca + 1); open++;
+        chi += ca + nrem > 20; clo -= cb + nrem > 20;
+    }
+    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), drem = popc(rem & DENARI_MASK);
     int den_done = 1;
     if (da >= 6) off++;
     else if (db >= 6) off--;
     else if (da == 5 && db == 5) ;
-    else { sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0; }
+    else {
+        sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0;
+        chi += da + drem > 5; clo -= db + drem > 5;
+    }
     if (pa >> SETTEBELLO & 1) off++;
     else if (pb >> SETTEBELLO & 1) off--;
-    else open++;
+    else { open++; chi++; clo--; }
     if (S->re_bello) {
         if (pa >> RE_BELLO & 1) off++;
         else if (pb >> RE_BELLO & 1) off--;
-        else open++;
+        else { open++; chi++; clo--; }
     }
     if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
     /* primiera */
@@ -264,6 +272,11 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
         freec = rem;
     } else {
         open++;
+        if (S->prim_sum) { chi += maxa > minb; clo -= maxb > mina; }
+        else {
+            chi += cana && (!compb || maxa > minb);
+            clo -= canb && (!compa || maxb > mina);
+        }
         for (int st = 0; st < 4; st++) {
             sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
             /* a card of this suit worth no more than both teams' best changes nothing */
@@ -279,6 +292,8 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     *summary = sm;
     *freecards = freec;
     *undecided = open;
+    *cat_hi = chi;
+    *cat_lo = clo;
     return off;
 }
 
@@ -419,6 +434,61 @@ static inline int sweepable(const Solver *S, uint64_t table, int seat) {
     for (int r = 0; r < 10; r++) sum += (r + 1) * (int)((tc >> (4 * r)) & 15);
     int need = S->quindici ? 15 - sum : sum;
     return need >= 1 && need <= 10 && (hand >> (4 * (need - 1)) & 15);
+}
+
+/* could the seat sweep this table now (a superset: used for sure bounds) */
+static inline int can_sweep_now(const Solver *S, int seat) {
+    uint64_t table = S->table, hand = S->hand[seat];
+    if (!table || !hand) return 0;
+    if (S->apt && (hand & 15) && (S->asso_scopa || S->asso_takes_asso)) return 1;
+    uint64_t tc = rank_counts(table);
+    int sum = 0;
+    for (int r = 0; r < 10; r++) sum += (r + 1) * (int)((tc >> (4 * r)) & 15);
+    if (sum >= 1 && sum <= 10 && (hand >> (4 * (sum - 1)) & 15)) return 1;
+    if (S->quindici && sum < 15 && 15 - sum <= 10 && (hand >> (4 * (14 - sum)) & 15)) return 1;
+    return 0;
+}
+
+/* an upper bound on how many disjoint (card laid by seat b on an empty table,
+ * card of seat a that sweeps it) pairs exist */
+static inline int sweep_pairs(const Solver *S, int b, int a) {
+    uint64_t cb = rank_counts(S->hand[b]), ca = rank_counts(S->hand[a]);
+    int m = 0;
+    for (int r = 0; r < 10; r++) {
+        int x = (int)(cb >> (4 * r) & 15), y = (int)(ca >> (4 * r) & 15);
+        m += x < y ? x : y;
+        if (S->quindici && r >= 4) { /* rank r+1 swept by rank 14-r */
+            int z = (int)(ca >> (4 * (13 - r)) & 15);
+            m += x < z ? x : z;
+        }
+    }
+    if (S->apt && (S->asso_scopa || S->asso_takes_asso)) m += popc(S->hand[a] & 15);
+    int nb = popc(S->hand[b]), na = popc(S->hand[a]);
+    if (m > nb) m = nb;
+    if (m > na) m = na;
+    return m;
+}
+
+/*
+ * An upper bound on the scope team t can still make.  After a scopa the table
+ * is empty, so the next (other team's) seat lays one card; the team's next
+ * play sweeps again only by taking that lone card.  Split the team's scoring
+ * plays (k: its plays left but the deal's last) into runs of consecutive
+ * sweeps: runs are separated by a non-sweep of the team, and each step inside a
+ * run uses a disjoint (laid, sweeping) card pair, at most M of them.  So
+ * sweeps <= R + M and R - 1 <= k - sweeps (R <= k - sweeps when the team's
+ * first play cannot sweep): sweeps <= (k + 1 + M) / 2.
+ */
+static int scope_max(const Solver *S, int t) {
+    int k = popc(S->hand[t] | S->hand[t + 2]);
+    int lastseat = (S->to_move + S->cards_left - 1) & 3;
+    if ((lastseat & 1) == t) k--;
+    if (k <= 0) return 0;
+    int m = sweep_pairs(S, t + 1, t + 2) + sweep_pairs(S, (t + 3) & 3, t);
+    int first = 1;
+    if ((S->to_move & 1) == t && !can_sweep_now(S, S->to_move)) first = 0;
+    int b = (k + first + m) / 2;
+    return b < k ? b : k;
 }
 
 /* ordering score of a move (higher first) */
@@ -571,7 +641,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     uint64_t summary = 0, freec = 0;
     int open = 0;
     if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS)) {
-        int dec = decided(S, &summary, &freec, &open);
+        int chi = 0, clo = 0;
+        int dec = decided(S, &summary, &freec, &open, &chi, &clo);
         if (opts & OPT_SUMMARY) off += dec;
         else summary = S->pile[0];
         if (opts & OPT_BOUNDS) {
@@ -584,6 +655,10 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             int lastseat = (S->to_move + S->cards_left - 1) & 3;
             if (lastseat & 1) nb--; else na--;
             hi += na; lo -= nb;
+            if (opts & OPT_TIGHT) {
+                hi = base + chi + scope_max(S, 0);
+                lo = base + clo - scope_max(S, 1);
+            }
             if (S->napola) { hi += 10; lo -= 10; }
             if (hi <= alpha) { S->bound_cuts++; return hi; }
             if (lo >= beta) { S->bound_cuts++; return lo; }
@@ -884,6 +959,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_HISTORY", OPT_HISTORY);
     PyModule_AddIntConstant(m, "OPT_SMALL", OPT_SMALL);
     PyModule_AddIntConstant(m, "OPT_KILLER", OPT_KILLER);
+    PyModule_AddIntConstant(m, "OPT_TIGHT", OPT_TIGHT);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;

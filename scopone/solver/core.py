@@ -34,6 +34,7 @@ else:
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
+     "tight": _core.OPT_TIGHT,
      "all": _core.OPT_DEFAULT, "everything": _core.OPT_ALL}
     if _core else {}
 )
