@@ -88,6 +88,9 @@ typedef struct {
     Move *mstack;
     int32_t history[40][2];
     int killer[44];
+    uint64_t root_key;
+    uint32_t root_check;
+    int root_keyed;
 } Solver;
 
 /* ------------------------------------------------------------------ tables */
@@ -676,6 +679,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) return 0;
         key = S->z1 ^ mix64(summary);
         check = (uint32_t)(S->z2 ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL));
+        if (sp == 0) { S->root_key = key; S->root_check = check; S->root_keyed = 1; }
         Entry *e = probe(S, key, check);
         if (e) {
             have = 1;
@@ -869,6 +873,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
         S->end.tv_nsec = (long)((secs - (double)S->end.tv_sec) * 1e9);
     }
     if (S->use_tt && alloc_tt(S) < 0) return NULL;
+    S->root_keyed = 0;
     int v = ab(S, 0, alpha, beta);
     if (S->py_error) return NULL;
     if (S->aborted) Py_RETURN_NONE;
@@ -885,6 +890,14 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,
                          "bound_cutoffs", (unsigned long long)S->bound_cuts);
+}
+
+static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
+    /* the table's best move for the root of the last search, or None */
+    if (!S->tt || !S->root_keyed) Py_RETURN_NONE;
+    Entry *e = probe(S, S->root_key, S->root_check);
+    if (!e || e->move == NO_MOVE) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(e->move);
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
@@ -920,6 +933,8 @@ static PyMethodDef Solver_methods[] = {
      "seconds_left) -> int, or None when interrupted (seconds_left < 0: no limit)"},
     {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "counters (cumulative)"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "forget the table and counters"},
+    {"root_move", (PyCFunction)Solver_root_move, METH_NOARGS,
+     "the table's best move (card | captured << 6) for the root of the last search, or None"},
     {"legal_moves", (PyCFunction)Solver_legal_moves, METH_VARARGS,
      "legal_moves(hand, table) -> list of card | captured << 6"},
     {NULL, NULL, 0, NULL},
