@@ -42,8 +42,10 @@
 #define OPT_SMALL 32  /* plain search of the last round, no table */
 #define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
 #define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
-#define OPT_ALL 255
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER) /* history ordering costs nodes here */
+#define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
+#define OPT_ALL 511
+/* history and killers cost nodes here; bounds in the plain search cost more time than they save */
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -66,6 +68,7 @@ typedef struct {
     /* rules */
     int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola, quindici;
     int npat[11];
+    int pmin[11];  /* least value sum of a pattern of each value (the table must reach it) */
     uint64_t pat[11][128];
     /* options */
     int use_tt, opts, small;
@@ -166,7 +169,18 @@ static inline uint64_t rank_counts(uint64_t m) {
     return (m & 0x3333333333ULL) + ((m >> 2) & 0x3333333333ULL);
 }
 
+/* portable builds have no popcnt instruction, and __builtin_popcountll becomes a
+ * libgcc call there: count bits in registers instead (cards use 40 bits) */
+#if defined(__POPCNT__) || defined(__aarch64__)
 static inline int popc(uint64_t m) { return __builtin_popcountll(m); }
+#else
+static inline int popc(uint64_t m) {
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+#endif
 
 /* ------------------------------------------------------------------ scoring */
 static inline int more(int a, int b) { return (a > b) - (b > a); }
@@ -318,7 +332,7 @@ static int expand(uint64_t table, uint64_t freet, uint64_t pat, int r, uint64_t 
         int sub = SUBS[nib][k][i];
         if (equiv) {
             int f = sub & fnib;
-            if (f != LOWBITS[fnib][__builtin_popcount(f)]) continue;
+            if (f != LOWBITS[fnib][popc((uint64_t)f)]) continue;
         }
         n = expand(table, freet, pat, r + 1, acc | (uint64_t)sub << (4 * r), card, out, n, equiv);
     }
@@ -331,6 +345,8 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
     uint64_t tc = rank_counts(table) | 0x8888888888ULL;
     int equiv = freec != 0;
     int n = 0;
+    int tsum = 0;
+    for (uint64_t m = table; m; m &= m - 1) tsum += (__builtin_ctzll(m) >> 2) + 1;
     uint64_t seen_free = 0; /* ranks (as nibble masks) whose free card was played */
     while (hand) {
         int c = __builtin_ctzll(hand);
@@ -360,7 +376,7 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
                 out[n].card = c; out[n].cap = table; n++;
             }
         } else {
-            int np = S->npat[v];
+            int np = S->pmin[v] <= tsum ? S->npat[v] : 0;
             const uint64_t *pp = S->pat[v];
             int single_found = 0;
             for (int i = 0; i < np; i++) {
@@ -595,10 +611,27 @@ static int check_interrupt(Solver *S) {
 
 static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
+#ifndef SMALL_CARDS
+#define SMALL_CARDS 6 /* cards left for the plain search (8 and 4 measured slower) */
+#endif
+#ifndef SMALLBOUNDS_MIN
+#define SMALLBOUNDS_MIN 5
+#endif
 /* the last plays: no table, no ordering, nothing but the rules */
 static int ab_small(Solver *S, int sp, int alpha, int beta) {
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+    if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
+        /* every category is monotone in the cards a team takes: the best A can
+         * reach is all cards still in play going to A, plus its possible scope */
+        uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+        int sc = S->scope[0] - S->scope[1];
+        /* scope only add to these: look at them when the categories alone would cut */
+        int hi = score_piles(S, S->pile[0] | rem, S->pile[1]) + sc;
+        if (hi <= alpha && (hi += scope_max(S, 0)) <= alpha) { S->bound_cuts++; return hi; }
+        int lo = score_piles(S, S->pile[0], S->pile[1] | rem) + sc;
+        if (lo >= beta && (lo -= scope_max(S, 1)) >= beta) { S->bound_cuts++; return lo; }
+    }
     Move *ms = S->mstack + sp;
     int n = gen_moves(S, ms, 0);
     if (n < 0) return 0; /* cannot happen with so few cards */
@@ -659,8 +692,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             if (lastseat & 1) nb--; else na--;
             hi += na; lo -= nb;
             if (opts & OPT_TIGHT) {
-                hi = base + chi + scope_max(S, 0);
-                lo = base + clo - scope_max(S, 1);
+                /* scope only widen these: count them when the categories alone would cut */
+                hi = base + chi;
+                lo = base + clo;
+                if (hi <= alpha) hi += scope_max(S, 0); else hi = NINF - 1;
+                if (lo >= beta) lo -= scope_max(S, 1); else lo = -NINF + 1;
             }
             if (S->napola) { hi += 10; lo -= 10; }
             if (hi <= alpha) { S->bound_cuts++; return hi; }
@@ -810,13 +846,19 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
             if (PyErr_Occurred()) { Py_DECREF(lst); Py_DECREF(seq); return -1; }
             S->pat[v][i] = p;
         }
+        S->pmin[v] = 1 << 20;
+        for (Py_ssize_t i = 0; i < np; i++) {
+            int tot = 0;
+            for (int r = 0; r < 10; r++) tot += (r + 1) * (int)((S->pat[v][i] >> (4 * r)) & 15);
+            if (tot < S->pmin[v]) S->pmin[v] = tot;
+        }
         Py_DECREF(lst);
     }
     Py_DECREF(seq);
     S->strict = strict; S->apt = apt; S->asso_scopa = asso_scopa; S->asso_takes_asso = ata;
     S->prim_sum = psum; S->re_bello = reb; S->napola = nap; S->quindici = q15;
     S->use_tt = use_tt; S->opts = options & OPT_ALL;
-    S->small = (options & OPT_SMALL) ? 8 : 0;
+    S->small = (options & OPT_SMALL) ? SMALL_CARDS : 0;
     if (memory_mb < 1) memory_mb = 1;
     S->tt_limit_bytes = (size_t)(memory_mb * 1048576.0);
     free(S->tt); S->tt = NULL; S->tt_entries = 0;
@@ -975,6 +1017,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_SMALL", OPT_SMALL);
     PyModule_AddIntConstant(m, "OPT_KILLER", OPT_KILLER);
     PyModule_AddIntConstant(m, "OPT_TIGHT", OPT_TIGHT);
+    PyModule_AddIntConstant(m, "OPT_SMALLBOUNDS", OPT_SMALLBOUNDS);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;
