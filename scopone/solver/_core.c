@@ -68,8 +68,8 @@ typedef struct {
     /* rules */
     int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola, quindici;
     int npat[11];
-    int pmin[11];  /* least value sum of a pattern of each value (the table must reach it) */
     uint64_t pat[11][128];
+    uint64_t fit[11][1024][2]; /* patterns whose ranks are all among a set of table ranks */
     /* options */
     int use_tt, opts, small;
     /* transposition table (allocated on first use) */
@@ -345,8 +345,8 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
     uint64_t tc = rank_counts(table) | 0x8888888888ULL;
     int equiv = freec != 0;
     int n = 0;
-    int tsum = 0;
-    for (uint64_t m = table; m; m &= m - 1) tsum += (__builtin_ctzll(m) >> 2) + 1;
+    unsigned tr = 0; /* the ranks on the table, bit r - 1 */
+    for (uint64_t m = table; m; m &= m - 1) tr |= 1u << (__builtin_ctzll(m) >> 2);
     uint64_t seen_free = 0; /* ranks (as nibble masks) whose free card was played */
     while (hand) {
         int c = __builtin_ctzll(hand);
@@ -376,11 +376,11 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
                 out[n].card = c; out[n].cap = table; n++;
             }
         } else {
-            int np = S->pmin[v] <= tsum ? S->npat[v] : 0;
             const uint64_t *pp = S->pat[v];
             int single_found = 0;
-            for (int i = 0; i < np; i++) {
-                uint64_t p = pp[i];
+            for (int w = 0; w < 2; w++)
+            for (uint64_t bits = S->fit[v][tr][w]; bits; bits &= bits - 1) {
+                uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
                 if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
                 int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
                 if (S->strict) {
@@ -846,11 +846,12 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
             if (PyErr_Occurred()) { Py_DECREF(lst); Py_DECREF(seq); return -1; }
             S->pat[v][i] = p;
         }
-        S->pmin[v] = 1 << 20;
+        memset(S->fit[v], 0, sizeof S->fit[v]);
         for (Py_ssize_t i = 0; i < np; i++) {
-            int tot = 0;
-            for (int r = 0; r < 10; r++) tot += (r + 1) * (int)((S->pat[v][i] >> (4 * r)) & 15);
-            if (tot < S->pmin[v]) S->pmin[v] = tot;
+            unsigned pm = 0;
+            for (int r = 0; r < 10; r++)
+                if ((S->pat[v][i] >> (4 * r)) & 15) pm |= 1u << r;
+            for (unsigned t = pm; t < 1024; t = (t + 1) | pm) S->fit[v][t][i >> 6] |= 1ULL << (i & 63);
         }
         Py_DECREF(lst);
     }
