@@ -191,11 +191,31 @@ static int napola_points(uint64_t pile) {
     return run >= 3 ? run : 0;
 }
 
+/* the best primiera value of each suit of a mask (0: no card of the suit) */
+static inline void best_pv4(uint64_t m, int out[4]) {
+    static const uint8_t ORDER[7] = {7, 6, 1, 5, 4, 3, 2};
+    out[0] = out[1] = out[2] = out[3] = 0;
+    unsigned done = 0;
+    for (int i = 0; i < 7; i++) {
+        int r = ORDER[i];
+        unsigned nib = (unsigned)(m >> (4 * (r - 1))) & 15 & ~done;
+        if (nib) {
+            done |= nib;
+            for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = PV[r];
+            if (done == 15) return;
+        }
+    }
+    unsigned nib = (unsigned)((m >> 28) | (m >> 32) | (m >> 36)) & 15 & ~done; /* 8, 9, 10 */
+    for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = 10;
+}
+
 /* primiera point of the final piles: +1 A, -1 B, 0 none */
 static int primiera_final(const Solver *S, uint64_t pa, uint64_t pb) {
-    int ta = 0, tb = 0, ca = 1, cb = 1;
+    int ta = 0, tb = 0, ca = 1, cb = 1, va[4], vb[4];
+    best_pv4(pa, va);
+    best_pv4(pb, vb);
     for (int st = 0; st < 4; st++) {
-        int a = BESTPV[suit10(pa, st)], b = BESTPV[suit10(pb, st)];
+        int a = va[st], b = vb[st];
         ta += a; tb += b;
         if (!a) ca = 0;
         if (!b) cb = 0;
@@ -259,10 +279,10 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     /* primiera */
     int a[4], b[4], r[4];
     int mina = 0, maxa = 0, minb = 0, maxb = 0, compa = 1, compb = 1, cana = 1, canb = 1;
+    best_pv4(pa, a);
+    best_pv4(pb, b);
+    best_pv4(rem, r);
     for (int st = 0; st < 4; st++) {
-        a[st] = BESTPV[suit10(pa, st)];
-        b[st] = BESTPV[suit10(pb, st)];
-        r[st] = BESTPV[suit10(rem, st)];
         mina += a[st]; minb += b[st];
         maxa += a[st] > r[st] ? a[st] : r[st];
         maxb += b[st] > r[st] ? b[st] : r[st];
@@ -443,14 +463,19 @@ static inline void unmake(Solver *S, const Undo *u) {
     S->cards_left++;
 }
 
+/* the sum of the values of the table's cards */
+static inline int table_sum(uint64_t table) {
+    int sum = 0;
+    for (; table; table &= table - 1) sum += (__builtin_ctzll(table) >> 2) + 1;
+    return sum;
+}
+
 /* whether the seat could sweep this table (approximate: for move ordering only) */
 static inline int sweepable(const Solver *S, uint64_t table, int seat) {
     if (!table) return 0;
     uint64_t hand = S->hand[seat];
     if (S->apt && (hand & 15)) return 1;
-    int sum = 0;
-    uint64_t tc = rank_counts(table);
-    for (int r = 0; r < 10; r++) sum += (r + 1) * (int)((tc >> (4 * r)) & 15);
+    int sum = table_sum(table);
     int need = S->quindici ? 15 - sum : sum;
     return need >= 1 && need <= 10 && (hand >> (4 * (need - 1)) & 15);
 }
@@ -460,9 +485,7 @@ static inline int can_sweep_now(const Solver *S, int seat) {
     uint64_t table = S->table, hand = S->hand[seat];
     if (!table || !hand) return 0;
     if (S->apt && (hand & 15) && (S->asso_scopa || S->asso_takes_asso)) return 1;
-    uint64_t tc = rank_counts(table);
-    int sum = 0;
-    for (int r = 0; r < 10; r++) sum += (r + 1) * (int)((tc >> (4 * r)) & 15);
+    int sum = table_sum(table);
     if (sum >= 1 && sum <= 10 && (hand >> (4 * (sum - 1)) & 15)) return 1;
     if (S->quindici && sum < 15 && 15 - sum <= 10 && (hand >> (4 * (14 - sum)) & 15)) return 1;
     return 0;
