@@ -39,7 +39,7 @@
 #define OPT_BOUNDS 4   /* cut when the window is outside what is still possible */
 #define OPT_SUMMARY 8  /* key on a summary of the piles, values relative to decided points */
 #define OPT_HISTORY 16 /* history heuristic for quiet moves (off by default: it costs nodes) */
-#define OPT_SMALL 32  /* plain search of the last round, no table */
+#define OPT_SMALL 32  /* plain search of the last SMALL_CARDS cards, no table */
 #define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
 #define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
 #define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */

@@ -33,8 +33,9 @@ else:
 OPT_ROOTMOVE = 1 << 20
 
 #: Search options of the core (bit flags).  ``all`` (the default) is every
-#: refinement that pays; ``everything`` adds the history heuristic, which costs
-#: nodes on these trees and is kept only for measurements.
+#: refinement that pays; ``everything`` adds the history and killer heuristics
+#: and ``smallbounds``, which cost nodes or time on these trees and are kept only
+#: for measurements.
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
