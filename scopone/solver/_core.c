@@ -39,10 +39,13 @@
 #define OPT_BOUNDS 4   /* cut when the window is outside what is still possible */
 #define OPT_SUMMARY 8  /* key on a summary of the piles, values relative to decided points */
 #define OPT_HISTORY 16 /* history heuristic for quiet moves (off by default: it costs nodes) */
-#define OPT_SMALL 32  /* plain search of the last round, no table */
+#define OPT_SMALL 32  /* plain search of the last SMALL_CARDS cards, no table */
 #define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
-#define OPT_ALL 127
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER) /* history ordering costs nodes here */
+#define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
+#define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
+#define OPT_ALL 511
+/* history and killers cost nodes here; bounds in the plain search cost more time than they save */
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -66,6 +69,7 @@ typedef struct {
     int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola, quindici;
     int npat[11];
     uint64_t pat[11][128];
+    uint64_t fit[11][1024][2]; /* patterns whose ranks are all among a set of table ranks */
     /* options */
     int use_tt, opts, small;
     /* transposition table (allocated on first use) */
@@ -87,6 +91,9 @@ typedef struct {
     Move *mstack;
     int32_t history[40][2];
     int killer[44];
+    uint64_t root_key;
+    uint32_t root_check;
+    int root_keyed;
 } Solver;
 
 /* ------------------------------------------------------------------ tables */
@@ -162,7 +169,18 @@ static inline uint64_t rank_counts(uint64_t m) {
     return (m & 0x3333333333ULL) + ((m >> 2) & 0x3333333333ULL);
 }
 
+/* portable builds have no popcnt instruction, and __builtin_popcountll becomes a
+ * libgcc call there: count bits in registers instead (cards use 40 bits) */
+#if defined(__POPCNT__) || defined(__aarch64__)
 static inline int popc(uint64_t m) { return __builtin_popcountll(m); }
+#else
+static inline int popc(uint64_t m) {
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+#endif
 
 /* ------------------------------------------------------------------ scoring */
 static inline int more(int a, int b) { return (a > b) - (b > a); }
@@ -173,11 +191,31 @@ static int napola_points(uint64_t pile) {
     return run >= 3 ? run : 0;
 }
 
+/* the best primiera value of each suit of a mask (0: no card of the suit) */
+static inline void best_pv4(uint64_t m, int out[4]) {
+    static const uint8_t ORDER[7] = {7, 6, 1, 5, 4, 3, 2};
+    out[0] = out[1] = out[2] = out[3] = 0;
+    unsigned done = 0;
+    for (int i = 0; i < 7; i++) {
+        int r = ORDER[i];
+        unsigned nib = (unsigned)(m >> (4 * (r - 1))) & 15 & ~done;
+        if (nib) {
+            done |= nib;
+            for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = PV[r];
+            if (done == 15) return;
+        }
+    }
+    unsigned nib = (unsigned)((m >> 28) | (m >> 32) | (m >> 36)) & 15 & ~done; /* 8, 9, 10 */
+    for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = 10;
+}
+
 /* primiera point of the final piles: +1 A, -1 B, 0 none */
 static int primiera_final(const Solver *S, uint64_t pa, uint64_t pb) {
-    int ta = 0, tb = 0, ca = 1, cb = 1;
+    int ta = 0, tb = 0, ca = 1, cb = 1, va[4], vb[4];
+    best_pv4(pa, va);
+    best_pv4(pb, vb);
     for (int st = 0; st < 4; st++) {
-        int a = BESTPV[suit10(pa, st)], b = BESTPV[suit10(pb, st)];
+        int a = va[st], b = vb[st];
         ta += a; tb += b;
         if (!a) ca = 0;
         if (!b) cb = 0;
@@ -207,37 +245,44 @@ static int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
  * category points still open (a bound on how far the value can still move,
  * besides scope and napola).
  */
-static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided) {
+static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
+                   int *cat_hi, int *cat_lo) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
-    int off = 0, open = 0;
+    int off = 0, open = 0, chi = 0, clo = 0;
     uint64_t sm = 0;
-    int ca = popc(pa), cb = popc(pb);
+    int ca = popc(pa), cb = popc(pb), nrem = popc(rem);
     if (ca >= 21) off++;
     else if (cb >= 21) off--;
-    else { sm |= (uint64_t)(ca + 1); open++; }
-    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK);
+    else {
+        sm |= (uint64_t)(ca + 1); open++;
+        chi += ca + nrem > 20; clo -= cb + nrem > 20;
+    }
+    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), drem = popc(rem & DENARI_MASK);
     int den_done = 1;
     if (da >= 6) off++;
     else if (db >= 6) off--;
     else if (da == 5 && db == 5) ;
-    else { sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0; }
+    else {
+        sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0;
+        chi += da + drem > 5; clo -= db + drem > 5;
+    }
     if (pa >> SETTEBELLO & 1) off++;
     else if (pb >> SETTEBELLO & 1) off--;
-    else open++;
+    else { open++; chi++; clo--; }
     if (S->re_bello) {
         if (pa >> RE_BELLO & 1) off++;
         else if (pb >> RE_BELLO & 1) off--;
-        else open++;
+        else { open++; chi++; clo--; }
     }
     if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
     /* primiera */
     int a[4], b[4], r[4];
     int mina = 0, maxa = 0, minb = 0, maxb = 0, compa = 1, compb = 1, cana = 1, canb = 1;
+    best_pv4(pa, a);
+    best_pv4(pb, b);
+    best_pv4(rem, r);
     for (int st = 0; st < 4; st++) {
-        a[st] = BESTPV[suit10(pa, st)];
-        b[st] = BESTPV[suit10(pb, st)];
-        r[st] = BESTPV[suit10(rem, st)];
         mina += a[st]; minb += b[st];
         maxa += a[st] > r[st] ? a[st] : r[st];
         maxb += b[st] > r[st] ? b[st] : r[st];
@@ -264,6 +309,11 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
         freec = rem;
     } else {
         open++;
+        if (S->prim_sum) { chi += maxa > minb; clo -= maxb > mina; }
+        else {
+            chi += cana && (!compb || maxa > minb);
+            clo -= canb && (!compa || maxb > mina);
+        }
         for (int st = 0; st < 4; st++) {
             sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
             /* a card of this suit worth no more than both teams' best changes nothing */
@@ -279,6 +329,8 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     *summary = sm;
     *freecards = freec;
     *undecided = open;
+    *cat_hi = chi;
+    *cat_lo = clo;
     return off;
 }
 
@@ -300,7 +352,7 @@ static int expand(uint64_t table, uint64_t freet, uint64_t pat, int r, uint64_t 
         int sub = SUBS[nib][k][i];
         if (equiv) {
             int f = sub & fnib;
-            if (f != LOWBITS[fnib][__builtin_popcount(f)]) continue;
+            if (f != LOWBITS[fnib][popc((uint64_t)f)]) continue;
         }
         n = expand(table, freet, pat, r + 1, acc | (uint64_t)sub << (4 * r), card, out, n, equiv);
     }
@@ -313,6 +365,8 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
     uint64_t tc = rank_counts(table) | 0x8888888888ULL;
     int equiv = freec != 0;
     int n = 0;
+    unsigned tr = 0; /* the ranks on the table, bit r - 1 */
+    for (uint64_t m = table; m; m &= m - 1) tr |= 1u << (__builtin_ctzll(m) >> 2);
     uint64_t seen_free = 0; /* ranks (as nibble masks) whose free card was played */
     while (hand) {
         int c = __builtin_ctzll(hand);
@@ -342,11 +396,11 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
                 out[n].card = c; out[n].cap = table; n++;
             }
         } else {
-            int np = S->npat[v];
             const uint64_t *pp = S->pat[v];
             int single_found = 0;
-            for (int i = 0; i < np; i++) {
-                uint64_t p = pp[i];
+            for (int w = 0; w < 2; w++)
+            for (uint64_t bits = S->fit[v][tr][w]; bits; bits &= bits - 1) {
+                uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
                 if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
                 int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
                 if (S->strict) {
@@ -409,16 +463,74 @@ static inline void unmake(Solver *S, const Undo *u) {
     S->cards_left++;
 }
 
+/* the sum of the values of the table's cards */
+static inline int table_sum(uint64_t table) {
+    int sum = 0;
+    for (; table; table &= table - 1) sum += (__builtin_ctzll(table) >> 2) + 1;
+    return sum;
+}
+
 /* whether the seat could sweep this table (approximate: for move ordering only) */
 static inline int sweepable(const Solver *S, uint64_t table, int seat) {
     if (!table) return 0;
     uint64_t hand = S->hand[seat];
     if (S->apt && (hand & 15)) return 1;
-    int sum = 0;
-    uint64_t tc = rank_counts(table);
-    for (int r = 0; r < 10; r++) sum += (r + 1) * (int)((tc >> (4 * r)) & 15);
+    int sum = table_sum(table);
     int need = S->quindici ? 15 - sum : sum;
     return need >= 1 && need <= 10 && (hand >> (4 * (need - 1)) & 15);
+}
+
+/* could the seat sweep this table now (a superset: used for sure bounds) */
+static inline int can_sweep_now(const Solver *S, int seat) {
+    uint64_t table = S->table, hand = S->hand[seat];
+    if (!table || !hand) return 0;
+    if (S->apt && (hand & 15) && (S->asso_scopa || S->asso_takes_asso)) return 1;
+    int sum = table_sum(table);
+    if (sum >= 1 && sum <= 10 && (hand >> (4 * (sum - 1)) & 15)) return 1;
+    if (S->quindici && sum < 15 && 15 - sum <= 10 && (hand >> (4 * (14 - sum)) & 15)) return 1;
+    return 0;
+}
+
+/* an upper bound on how many disjoint (card laid by seat b on an empty table,
+ * card of seat a that sweeps it) pairs exist */
+static inline int sweep_pairs(const Solver *S, int b, int a) {
+    uint64_t cb = rank_counts(S->hand[b]), ca = rank_counts(S->hand[a]);
+    int m = 0;
+    for (int r = 0; r < 10; r++) {
+        int x = (int)(cb >> (4 * r) & 15), y = (int)(ca >> (4 * r) & 15);
+        m += x < y ? x : y;
+        if (S->quindici && r >= 4) { /* rank r+1 swept by rank 14-r */
+            int z = (int)(ca >> (4 * (13 - r)) & 15);
+            m += x < z ? x : z;
+        }
+    }
+    if (S->apt && (S->asso_scopa || S->asso_takes_asso)) m += popc(S->hand[a] & 15);
+    int nb = popc(S->hand[b]), na = popc(S->hand[a]);
+    if (m > nb) m = nb;
+    if (m > na) m = na;
+    return m;
+}
+
+/*
+ * An upper bound on the scope team t can still make.  After a scopa the table
+ * is empty, so the next (other team's) seat lays one card; the team's next
+ * play sweeps again only by taking that lone card.  Split the team's scoring
+ * plays (k: its plays left but the deal's last) into runs of consecutive
+ * sweeps: runs are separated by a non-sweep of the team, and each step inside a
+ * run uses a disjoint (laid, sweeping) card pair, at most M of them.  So
+ * sweeps <= R + M and R - 1 <= k - sweeps (R <= k - sweeps when the team's
+ * first play cannot sweep): sweeps <= (k + 1 + M) / 2.
+ */
+static int scope_max(const Solver *S, int t) {
+    int k = popc(S->hand[t] | S->hand[t + 2]);
+    int lastseat = (S->to_move + S->cards_left - 1) & 3;
+    if ((lastseat & 1) == t) k--;
+    if (k <= 0) return 0;
+    int m = sweep_pairs(S, t + 1, t + 2) + sweep_pairs(S, (t + 3) & 3, t);
+    int first = 1;
+    if ((S->to_move & 1) == t && !can_sweep_now(S, S->to_move)) first = 0;
+    int b = (k + first + m) / 2;
+    return b < k ? b : k;
 }
 
 /* ordering score of a move (higher first) */
@@ -522,10 +634,27 @@ static int check_interrupt(Solver *S) {
 
 static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
+#ifndef SMALL_CARDS
+#define SMALL_CARDS 6 /* cards left for the plain search (8 and 4 measured slower) */
+#endif
+#ifndef SMALLBOUNDS_MIN
+#define SMALLBOUNDS_MIN 5
+#endif
 /* the last plays: no table, no ordering, nothing but the rules */
 static int ab_small(Solver *S, int sp, int alpha, int beta) {
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+    if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
+        /* every category is monotone in the cards a team takes: the best A can
+         * reach is all cards still in play going to A, plus its possible scope */
+        uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+        int sc = S->scope[0] - S->scope[1];
+        /* scope only add to these: look at them when the categories alone would cut */
+        int hi = score_piles(S, S->pile[0] | rem, S->pile[1]) + sc;
+        if (hi <= alpha && (hi += scope_max(S, 0)) <= alpha) { S->bound_cuts++; return hi; }
+        int lo = score_piles(S, S->pile[0], S->pile[1] | rem) + sc;
+        if (lo >= beta && (lo -= scope_max(S, 1)) >= beta) { S->bound_cuts++; return lo; }
+    }
     Move *ms = S->mstack + sp;
     int n = gen_moves(S, ms, 0);
     if (n < 0) return 0; /* cannot happen with so few cards */
@@ -571,7 +700,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     uint64_t summary = 0, freec = 0;
     int open = 0;
     if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS)) {
-        int dec = decided(S, &summary, &freec, &open);
+        int chi = 0, clo = 0;
+        int dec = decided(S, &summary, &freec, &open, &chi, &clo);
         if (opts & OPT_SUMMARY) off += dec;
         else summary = S->pile[0];
         if (opts & OPT_BOUNDS) {
@@ -584,6 +714,13 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             int lastseat = (S->to_move + S->cards_left - 1) & 3;
             if (lastseat & 1) nb--; else na--;
             hi += na; lo -= nb;
+            if (opts & OPT_TIGHT) {
+                /* scope only widen these: count them when the categories alone would cut */
+                hi = base + chi;
+                lo = base + clo;
+                if (hi <= alpha) hi += scope_max(S, 0); else hi = NINF - 1;
+                if (lo >= beta) lo -= scope_max(S, 1); else lo = -NINF + 1;
+            }
             if (S->napola) { hi += 10; lo -= 10; }
             if (hi <= alpha) { S->bound_cuts++; return hi; }
             if (lo >= beta) { S->bound_cuts++; return lo; }
@@ -601,6 +738,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) return 0;
         key = S->z1 ^ mix64(summary);
         check = (uint32_t)(S->z2 ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL));
+        if (sp == 0) { S->root_key = key; S->root_check = check; S->root_keyed = 1; }
         Entry *e = probe(S, key, check);
         if (e) {
             have = 1;
@@ -731,13 +869,20 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
             if (PyErr_Occurred()) { Py_DECREF(lst); Py_DECREF(seq); return -1; }
             S->pat[v][i] = p;
         }
+        memset(S->fit[v], 0, sizeof S->fit[v]);
+        for (Py_ssize_t i = 0; i < np; i++) {
+            unsigned pm = 0;
+            for (int r = 0; r < 10; r++)
+                if ((S->pat[v][i] >> (4 * r)) & 15) pm |= 1u << r;
+            for (unsigned t = pm; t < 1024; t = (t + 1) | pm) S->fit[v][t][i >> 6] |= 1ULL << (i & 63);
+        }
         Py_DECREF(lst);
     }
     Py_DECREF(seq);
     S->strict = strict; S->apt = apt; S->asso_scopa = asso_scopa; S->asso_takes_asso = ata;
     S->prim_sum = psum; S->re_bello = reb; S->napola = nap; S->quindici = q15;
     S->use_tt = use_tt; S->opts = options & OPT_ALL;
-    S->small = (options & OPT_SMALL) ? 8 : 0;
+    S->small = (options & OPT_SMALL) ? SMALL_CARDS : 0;
     if (memory_mb < 1) memory_mb = 1;
     S->tt_limit_bytes = (size_t)(memory_mb * 1048576.0);
     free(S->tt); S->tt = NULL; S->tt_entries = 0;
@@ -794,6 +939,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
         S->end.tv_nsec = (long)((secs - (double)S->end.tv_sec) * 1e9);
     }
     if (S->use_tt && alloc_tt(S) < 0) return NULL;
+    S->root_keyed = 0;
     int v = ab(S, 0, alpha, beta);
     if (S->py_error) return NULL;
     if (S->aborted) Py_RETURN_NONE;
@@ -810,6 +956,14 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,
                          "bound_cutoffs", (unsigned long long)S->bound_cuts);
+}
+
+static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
+    /* the table's best move for the root of the last search, or None */
+    if (!S->tt || !S->root_keyed) Py_RETURN_NONE;
+    Entry *e = probe(S, S->root_key, S->root_check);
+    if (!e || e->move == NO_MOVE) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(e->move);
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
@@ -845,6 +999,8 @@ static PyMethodDef Solver_methods[] = {
      "seconds_left) -> int, or None when interrupted (seconds_left < 0: no limit)"},
     {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "counters (cumulative)"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "forget the table and counters"},
+    {"root_move", (PyCFunction)Solver_root_move, METH_NOARGS,
+     "the table's best move (card | captured << 6) for the root of the last search, or None"},
     {"legal_moves", (PyCFunction)Solver_legal_moves, METH_VARARGS,
      "legal_moves(hand, table) -> list of card | captured << 6"},
     {NULL, NULL, 0, NULL},
@@ -884,6 +1040,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_HISTORY", OPT_HISTORY);
     PyModule_AddIntConstant(m, "OPT_SMALL", OPT_SMALL);
     PyModule_AddIntConstant(m, "OPT_KILLER", OPT_KILLER);
+    PyModule_AddIntConstant(m, "OPT_TIGHT", OPT_TIGHT);
+    PyModule_AddIntConstant(m, "OPT_SMALLBOUNDS", OPT_SMALLBOUNDS);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 
 from ..captures import WHOLE_TABLE, capture_table
-from ..position import Position
+from ..position import Move, Position
 from ..rules import Rules
 from .reference import SearchInterrupted
 
@@ -28,13 +28,19 @@ except ImportError as _e:  # pragma: no cover - the install builds it
 else:
     _IMPORT_ERROR = ""
 
+#: Driver-side option (not a core bit): test the table's best move first at the
+#: root of modes best and optimal (see ``scopone.solver.driver``).
+OPT_ROOTMOVE = 1 << 20
+
 #: Search options of the core (bit flags).  ``all`` (the default) is every
-#: refinement that pays; ``everything`` adds the history heuristic, which costs
-#: nodes on these trees and is kept only for measurements.
+#: refinement that pays; ``everything`` adds the history and killer heuristics
+#: and ``smallbounds``, which cost nodes or time on these trees and are kept only
+#: for measurements.
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
-     "all": _core.OPT_DEFAULT, "everything": _core.OPT_ALL}
+     "tight": _core.OPT_TIGHT, "smallbounds": _core.OPT_SMALLBOUNDS, "rootmove": OPT_ROOTMOVE,
+     "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}
 )
 
@@ -118,6 +124,7 @@ class CoreBackend:
             rules.asso_takes_asso, rules.primiera == "sum", rules.re_bello, rules.napola, rules.quindici,
             float(memory_mb or DEFAULT_MEMORY_MB), use_tt, parse_options(options),
         )
+        self._options = parse_options(options)
 
     def search(self, pos: Position, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta value of ``pos`` for team A (see the driver)."""
@@ -134,6 +141,16 @@ class CoreBackend:
         if v is None:
             raise SearchInterrupted
         return v
+
+    def root_move(self, pos: Position) -> Move | None:
+        """The table's best move for ``pos`` if ``pos`` was the root of the last search
+        (a hint for move ordering: it need not be legal or best), else None."""
+        if not self._options & OPT_ROOTMOVE:
+            return None
+        m = self._solver.root_move()
+        if m is None:
+            return None
+        return Move(m & 63, m >> 6)
 
     def legal_move_ints(self, pos: Position) -> list[int]:
         """The core's move generator (every legal move, as ``card | captured << 6``)."""
