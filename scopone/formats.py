@@ -322,8 +322,3 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
         except OSError:
             pass
         raise
-
-
-def move_texts(moves: list[Move]) -> list[str]:
-    """Canonical texts of a list of moves."""
-    return [m.text() for m in moves]

@@ -385,7 +385,3 @@ class Position:
                 f"{mask_text(self.hands[s]) or '-'}" for s in range(4)]
         rows.append(f"table: {self.table_text() or '-'}")
         return "\n".join(rows)
-
-    def iter_hands(self) -> Iterator[tuple[int, CardMask]]:
-        """(seat, hand mask) for the four seats."""
-        return iter(enumerate(self.hands))

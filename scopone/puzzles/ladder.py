@@ -128,10 +128,12 @@ class Rung:
     level: int
     label: str
     choose: Callable[[Position], Move]
+    #: whether it finds a whole line; None means "plays every solving move with choose"
+    finds_line: Callable[[Position, list[Move]], bool] | None = None
 
 
 LADDER: tuple[Rung, ...] = (
-    Rung("random", 1, "beginner", random_rung_move),
+    Rung("random", 1, "beginner", random_rung_move, random_finds),
     Rung("greedy", 2, "easy", lambda p: greedy_move(p)),
     Rung("cautious", 3, "intermediate", cautious_move),
     Rung("search-2", 4, "advanced", lambda p: search_move(p, 2)),
@@ -144,8 +146,8 @@ TOP = Rung("solver", 7, "master", lambda p: p.legal_moves()[0])
 
 def finds(rung: Rung, start: Position, line: list[Move]) -> bool:
     """Whether ``rung`` plays every solving move of ``line`` (even plies) from ``start``."""
-    if rung.name == "random":
-        return random_finds(start, line)
+    if rung.finds_line is not None:
+        return rung.finds_line(start, line)
     pos = start.copy()
     for i, m in enumerate(line):
         if i % 2 == 0 and rung.choose(pos) != m:

@@ -23,6 +23,10 @@ class _PythonBackend:
     def search(self, pos, alpha, beta):
         return self.search_obj.search(pos, alpha, beta)
 
+    def root_move(self, pos):
+        """The reference keeps no best moves in its table: no hint."""
+        return None
+
     def stats(self):
         s = self.search_obj
         return {"engine": "python", "nodes": s.nodes, "tt_hits": s.tt_hits, "tt_entries": len(s.tt)}

@@ -143,7 +143,7 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True) ->
         else:
             root.exact(backend, pos, guess)
             v = root.lower
-            hint = backend.root_move(pos) if hasattr(backend, "root_move") else None
+            hint = backend.root_move(pos)
             if hint in moves:  # the move that proved the root's value, most likely
                 i = moves.index(hint)
                 moves.insert(0, moves.pop(i))
