@@ -43,7 +43,8 @@
 #define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
 #define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
 #define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
-#define OPT_ALL 511
+#define OPT_LAST 512 /* the last round played out directly */
+#define OPT_ALL 1023
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 #define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS)
 
@@ -80,6 +81,7 @@ typedef struct {
     /* statistics */
     uint64_t next_check;
     uint64_t nodes, tt_hits, tt_stores, cuts, cut_first, bound_cuts;
+    uint64_t by_left[41]; /* nodes by cards left in the hands */
     /* the position being searched */
     uint64_t hand[4], table, pile[2];
     int scope[2], to_move, last, cards_left;
@@ -359,14 +361,63 @@ static int expand(uint64_t table, uint64_t freet, uint64_t pat, int r, uint64_t 
     return n;
 }
 
+/* the moves of card c on this table (tr: the table's ranks, tc: its rank
+ * counts | 0x8888888888); capture choices between cards whose suit no longer
+ * matters (freet, only when equiv) are made once */
+static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr, uint64_t tc,
+                             uint64_t freet, int equiv, Move *out, int n) {
+    int v = (c >> 2) + 1;
+    int n0 = n;
+    if (S->apt && v == 1) {
+        if (S->asso_takes_asso && (table & 15)) {
+            uint64_t aces = table & 15;
+            uint64_t faces = aces & freet;
+            int took_free = 0;
+            while (aces) {
+                int a = __builtin_ctzll(aces);
+                aces &= aces - 1;
+                if (equiv && (faces >> a & 1)) {
+                    if (took_free) continue;
+                    took_free = 1;
+                }
+                out[n].card = c; out[n].cap = 1ULL << a; n++;
+            }
+        } else if (table) {
+            out[n].card = c; out[n].cap = table; n++;
+        }
+    } else {
+        const uint64_t *pp = S->pat[v];
+        int single_found = 0;
+        for (int w = 0; w < 2; w++)
+        for (uint64_t bits = S->fit[v][tr][w]; bits; bits &= bits - 1) {
+            uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
+            if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
+            int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
+            if (S->strict) {
+                if (single_found && !single) continue;
+                if (single && !single_found) { single_found = 1; n = n0; }
+            }
+            n = expand(table, freet, p, 0, 0, c, out, n, equiv);
+            if (n >= MOVE_STACK / 2) return -1;
+        }
+    }
+    if (n == n0) { out[n].card = c; out[n].cap = 0; n++; }
+    return n;
+}
+
+static inline unsigned table_ranks(uint64_t table) {
+    unsigned tr = 0; /* bit r - 1 */
+    for (uint64_t m = table; m; m &= m - 1) tr |= 1u << (__builtin_ctzll(m) >> 2);
+    return tr;
+}
+
 /* legal moves of the seat to move (equivalent ones dropped when freec != 0) */
 static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
     uint64_t hand = S->hand[S->to_move], table = S->table;
     uint64_t tc = rank_counts(table) | 0x8888888888ULL;
     int equiv = freec != 0;
     int n = 0;
-    unsigned tr = 0; /* the ranks on the table, bit r - 1 */
-    for (uint64_t m = table; m; m &= m - 1) tr |= 1u << (__builtin_ctzll(m) >> 2);
+    unsigned tr = table_ranks(table);
     uint64_t seen_free = 0; /* ranks (as nibble masks) whose free card was played */
     while (hand) {
         int c = __builtin_ctzll(hand);
@@ -376,43 +427,8 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
             if (seen_free & nibm) continue;
             seen_free |= nibm;
         }
-        int v = (c >> 2) + 1;
-        int n0 = n;
-        if (S->apt && v == 1) {
-            if (S->asso_takes_asso && (table & 15)) {
-                uint64_t aces = table & 15;
-                uint64_t faces = aces & freec;
-                int took_free = 0;
-                while (aces) {
-                    int a = __builtin_ctzll(aces);
-                    aces &= aces - 1;
-                    if (equiv && (faces >> a & 1)) {
-                        if (took_free) continue;
-                        took_free = 1;
-                    }
-                    out[n].card = c; out[n].cap = 1ULL << a; n++;
-                }
-            } else if (table) {
-                out[n].card = c; out[n].cap = table; n++;
-            }
-        } else {
-            const uint64_t *pp = S->pat[v];
-            int single_found = 0;
-            for (int w = 0; w < 2; w++)
-            for (uint64_t bits = S->fit[v][tr][w]; bits; bits &= bits - 1) {
-                uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
-                if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
-                int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
-                if (S->strict) {
-                    if (single_found && !single) continue;
-                    if (single && !single_found) { single_found = 1; n = n0; }
-                }
-                n = expand(table, freec & table, p, 0, 0, c, out, n, equiv);
-                if (n >= MOVE_STACK / 2) return -1;
-            }
-        }
-        if (n == n0) { out[n].card = c; out[n].cap = 0; n++; }
-        if (n >= MOVE_STACK / 2) return -1;
+        n = card_moves(S, c, table, tr, tc, freec & table, equiv, out, n);
+        if (n < 0 || n >= MOVE_STACK / 2) return -1;
     }
     return n;
 }
@@ -640,10 +656,65 @@ static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 #ifndef SMALLBOUNDS_MIN
 #define SMALLBOUNDS_MIN 5
 #endif
+/*
+ * The last round: every seat still to play holds one card, so the play is
+ * forced but for the choice between capture options.  Plays it out on local
+ * copies of the state (no make/unmake, no move ordering, no bounds).
+ */
+static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, uint64_t pa, uint64_t pb,
+                      int sc, int last, int alpha, int beta) {
+    if (!left) return score_piles(S, pa, pb) + sc;
+    int c = __builtin_ctzll(S->hand[seat]);
+    uint64_t bit = 1ULL << c;
+    int team = seat & 1, last_play = left == 1;
+    int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, 0, 0, ms, 0);
+    int maximise = team == 0;
+    int best = maximise ? -NINF : NINF;
+    for (int i = 0; i < n; i++) {
+        uint64_t cap = ms[i].cap, t = table, a = pa, b = pb;
+        int s = sc, l = last;
+        S->nodes++;
+        S->by_left[left - 1]++;
+        if (cap) {
+            t &= ~cap;
+            if (team) b |= cap | bit; else a |= cap | bit;
+            l = team;
+            if (!t && !last_play && (sweep_scopa(S, (c >> 2) + 1) || (S->asso_takes_asso && (cap & 15))))
+                s += team ? -1 : 1;
+        } else {
+            t |= bit;
+        }
+        if (last_play && t && l >= 0) {
+            if (l) b |= t; else a |= t;
+            t = 0;
+        }
+        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, a, b, s, l, alpha, beta);
+        if (maximise) {
+            if (v > best) { best = v; if (v > alpha) alpha = v; }
+        } else {
+            if (v < best) { best = v; if (v < beta) beta = v; }
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+/* whether the rest of the deal is one round: the seats still to play hold one card each */
+static inline int in_last_round(const Solver *S) {
+    int left = S->cards_left;
+    if (left > 4) return 0;
+    for (int i = 0; i < 4; i++)
+        if (popc(S->hand[(S->to_move + i) & 3]) != (i < left)) return 0;
+    return 1;
+}
+
 /* the last plays: no table, no ordering, nothing but the rules */
 static int ab_small(Solver *S, int sp, int alpha, int beta) {
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+    if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
+        return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile[0], S->pile[1],
+                          S->scope[0] - S->scope[1], S->last, alpha, beta);
     if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
         /* every category is monotone in the cards a team takes: the best A can
          * reach is all cards still in play going to A, plus its possible scope */
@@ -671,6 +742,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta) {
     for (int i = 0; i < n; i++) {
         Undo u;
         S->nodes++;
+        S->by_left[S->cards_left - 1]++;
         make(S, ms[i].card, ms[i].cap, &u);
         int v = ab_small(S, sp + n, alpha, beta);
         unmake(S, &u);
@@ -686,6 +758,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta) {
 
 static int ab(Solver *S, int sp, int alpha, int beta) {
     S->nodes++;
+    S->by_left[S->cards_left]++;
     if (S->nodes >= S->next_check) {
         S->next_check = S->nodes + 100000;
         if (check_interrupt(S)) return 0;
@@ -694,7 +767,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
 
-    if (S->cards_left <= S->small) return ab_small(S, sp, alpha, beta);
+    if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4))
+        return ab_small(S, sp, alpha, beta);
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
     uint64_t summary = 0, freec = 0;
@@ -891,6 +965,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
         if (!S->mstack) { PyErr_NoMemory(); return -1; }
     }
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
+    memset(S->by_left, 0, sizeof S->by_left);
     memset(S->history, 0, sizeof S->history);
     memset(S->killer, -1, sizeof S->killer);
     return 0;
@@ -958,6 +1033,13 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "bound_cutoffs", (unsigned long long)S->bound_cuts);
 }
 
+static PyObject *Solver_nodes_by_left(Solver *S, PyObject *noargs) {
+    PyObject *out = PyList_New(41);
+    for (int i = 0; i < 41 && out; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(S->by_left[i]));
+    return out;
+}
+
 static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
     /* the table's best move for the root of the last search, or None */
     if (!S->tt || !S->root_keyed) Py_RETURN_NONE;
@@ -969,6 +1051,7 @@ static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
+    memset(S->by_left, 0, sizeof S->by_left);
     memset(S->history, 0, sizeof S->history);
     memset(S->killer, -1, sizeof S->killer);
     Py_RETURN_NONE;
@@ -998,6 +1081,8 @@ static PyMethodDef Solver_methods[] = {
      "search(h0, h1, h2, h3, table, pile_a, pile_b, scope_a, scope_b, to_move, last, alpha, beta, "
      "seconds_left) -> int, or None when interrupted (seconds_left < 0: no limit)"},
     {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "counters (cumulative)"},
+    {"nodes_by_left", (PyCFunction)Solver_nodes_by_left, METH_NOARGS,
+     "nodes searched by the number of cards left in the hands (cumulative)"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "forget the table and counters"},
     {"root_move", (PyCFunction)Solver_root_move, METH_NOARGS,
      "the table's best move (card | captured << 6) for the root of the last search, or None"},
@@ -1042,6 +1127,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_KILLER", OPT_KILLER);
     PyModule_AddIntConstant(m, "OPT_TIGHT", OPT_TIGHT);
     PyModule_AddIntConstant(m, "OPT_SMALLBOUNDS", OPT_SMALLBOUNDS);
+    PyModule_AddIntConstant(m, "OPT_LAST", OPT_LAST);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;
