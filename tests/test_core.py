@@ -145,7 +145,7 @@ def test_core_matches_minimax(rules):
 
 
 @pytest.mark.parametrize("options", ["plain", "order", "summary", "equiv", "bounds",
-                                     "order+history", "all-summary", "bounds+tight", "all-tight", "all-rootmove", "all+smallbounds", "all-last", "last", "all"])
+                                     "order+history", "all-summary", "bounds+tight", "all-tight", "all-rootmove", "all+smallbounds", "all-last", "last", "all-range", "all"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]

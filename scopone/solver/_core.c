@@ -44,7 +44,8 @@
 #define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
 #define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
 #define OPT_LAST 512 /* the last round played out directly */
-#define OPT_ALL 1023
+#define OPT_RANGE 1024 /* bounds in the plain search from the categories still open at its start */
+#define OPT_ALL 2047
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 #define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS)
 
@@ -385,6 +386,9 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
         } else if (table) {
             out[n].card = c; out[n].cap = table; n++;
         }
+    } else if (S->strict && !S->quindici && (table >> (4 * (v - 1)) & 15)) {
+        /* priority: a card of the same rank on the table must be taken alone */
+        n = expand(table, freet, 1ULL << (4 * (v - 1)), v - 1, 0, c, out, n, equiv);
     } else {
         const uint64_t *pp = S->pat[v];
         int single_found = 0;
@@ -651,7 +655,7 @@ static int check_interrupt(Solver *S) {
 static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
 #ifndef SMALL_CARDS
-#define SMALL_CARDS 6 /* cards left for the plain search (8 and 4 measured slower) */
+#define SMALL_CARDS 8 /* cards left for the plain search (measured: 6, 7, 9, 10 slower) */
 #endif
 #ifndef SMALLBOUNDS_MIN
 #define SMALLBOUNDS_MIN 5
@@ -662,8 +666,15 @@ static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
  * copies of the state (no make/unmake, no move ordering, no bounds).
  */
 static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, uint64_t pa, uint64_t pb,
-                      int sc, int last, int alpha, int beta) {
+                      int sc, int last, int alpha, int beta, int cat_lo, int cat_hi) {
     if (!left) return score_piles(S, pa, pb) + sc;
+    if (left > 1) {
+        /* the categories end in [cat_lo, cat_hi]; each play but the last makes at most one scopa */
+        int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
+        int hi = cat_hi + sc + plays_a, lo = cat_lo + sc - plays_b;
+        if (hi <= alpha) { S->bound_cuts++; return hi; }
+        if (lo >= beta) { S->bound_cuts++; return lo; }
+    }
     int c = __builtin_ctzll(S->hand[seat]);
     uint64_t bit = 1ULL << c;
     int team = seat & 1, last_play = left == 1;
@@ -688,7 +699,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, u
             if (l) b |= t; else a |= t;
             t = 0;
         }
-        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, a, b, s, l, alpha, beta);
+        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, a, b, s, l, alpha, beta, cat_lo, cat_hi);
         if (maximise) {
             if (v > best) { best = v; if (v > alpha) alpha = v; }
         } else {
@@ -709,12 +720,22 @@ static inline int in_last_round(const Solver *S) {
 }
 
 /* the last plays: no table, no ordering, nothing but the rules */
-static int ab_small(Solver *S, int sp, int alpha, int beta) {
+static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_hi) {
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+    {
+        /* the categories end in [cat_lo, cat_hi] (what was still open where the
+         * plain search began); each play but the last makes at most one scopa */
+        int sc = S->scope[0] - S->scope[1];
+        int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
+        if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
+        int hi = cat_hi + sc + na, lo = cat_lo + sc - nb;
+        if (hi <= alpha) { S->bound_cuts++; return hi; }
+        if (lo >= beta) { S->bound_cuts++; return lo; }
+    }
     if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
         return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile[0], S->pile[1],
-                          S->scope[0] - S->scope[1], S->last, alpha, beta);
+                          S->scope[0] - S->scope[1], S->last, alpha, beta, cat_lo, cat_hi);
     if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
         /* every category is monotone in the cards a team takes: the best A can
          * reach is all cards still in play going to A, plus its possible scope */
@@ -730,12 +751,23 @@ static int ab_small(Solver *S, int sp, int alpha, int beta) {
     int n = gen_moves(S, ms, 0);
     if (n < 0) return 0; /* cannot happen with so few cards */
     if (S->opts & OPT_ORDER) {
+#ifdef SMALL_FULLORDER
+        for (int i = 0; i < n; i++) ms[i].score = order_score(S, ms + i, 0);
+        for (int i = 1; i < n; i++) {
+            Move t = ms[i]; int j = i;
+            while (j > 0 && ms[j - 1].score < t.score) { ms[j] = ms[j - 1]; j--; }
+            ms[j] = t;
+        }
+        if (0)
+#endif
+        {
         /* sweeps first, then other captures, then lay-downs */
         int k = 0;
         for (int i = 0; i < n; i++)
             if (ms[i].cap == S->table && ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
         for (int i = k; i < n; i++)
             if (ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
+        }
     }
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -NINF : NINF;
@@ -744,7 +776,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta) {
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
         make(S, ms[i].card, ms[i].cap, &u);
-        int v = ab_small(S, sp + n, alpha, beta);
+        int v = ab_small(S, sp + n, alpha, beta, cat_lo, cat_hi);
         unmake(S, &u);
         if (maximise) {
             if (v > best) { best = v; if (v > alpha) alpha = v; }
@@ -767,8 +799,17 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
 
-    if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4))
-        return ab_small(S, sp, alpha, beta);
+    if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4)) {
+        int cat_lo = -NINF / 2, cat_hi = NINF / 2;
+        if (S->opts & OPT_RANGE) {
+            /* what the categories can still end at, for cheap bounds in the plain search */
+            uint64_t sm, fc;
+            int open, chi, clo, dec = decided(S, &sm, &fc, &open, &chi, &clo);
+            int nap = S->napola ? 10 : 0;
+            cat_lo = dec + clo - nap; cat_hi = dec + chi + nap;
+        }
+        return ab_small(S, sp, alpha, beta, cat_lo, cat_hi);
+    }
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
     uint64_t summary = 0, freec = 0;
@@ -1128,6 +1169,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_TIGHT", OPT_TIGHT);
     PyModule_AddIntConstant(m, "OPT_SMALLBOUNDS", OPT_SMALLBOUNDS);
     PyModule_AddIntConstant(m, "OPT_LAST", OPT_LAST);
+    PyModule_AddIntConstant(m, "OPT_RANGE", OPT_RANGE);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;
