@@ -117,8 +117,32 @@ def run(positions, mode: str, options, time_limit: float | None, engine: str = "
         st = backend.stats()
         rows.append({"seed": seed, "time": t, "value": r.value, "complete": r.complete,
                      "nodes": st.get("nodes", 0), "tt_hits": st.get("tt_hits", 0),
-                     "tt_bytes": st.get("tt_memory_bytes", 0)})
+                     "tt_bytes": st.get("tt_memory_bytes", 0), "cutoffs": st.get("cutoffs", 0),
+                     "first_move_cutoffs": st.get("first_move_cutoffs", 0),
+                     "profile": backend.profile() if engine == "c" else None})
     return rows
+
+
+def print_profile(n: int, rows) -> None:
+    """Where the nodes went, per cards left in the hands (means per position)."""
+    k = len(rows)
+    total = sum(r["nodes"] for r in rows) or 1
+    cuts = sum(r["cutoffs"] for r in rows)
+    first = sum(r["first_move_cutoffs"] for r in rows)
+    print(f"  N={n}: nodes by cards left (mean per position); 'all' = table-searched nodes that searched "
+          f"every move; cut-offs on the first move: {100 * first / max(cuts, 1):.0f}%")
+    print(f"  {'left':>4} {'nodes':>10} {'share':>6} {'all':>9} {'moves/all':>9} {'hand/all':>8}")
+    for left in range(len(rows[0]["profile"]) - 1, -1, -1):
+        cells = [r["profile"][left] for r in rows]
+        nodes = sum(c["nodes"] for c in cells)
+        if not nodes:
+            continue
+        alls = sum(c["all_nodes"] for c in cells)
+        moves = sum(c["all_moves"] for c in cells) / alls if alls else 0
+        hand = sum(c["all_hand"] for c in cells) / alls if alls else 0
+        print(f"  {left:>4} {nodes / k:>10.0f} {100 * nodes / total:>5.1f}% {alls / k:>9.0f} "
+              f"{moves:>9.2f} {hand:>8.2f}" if alls else
+              f"  {left:>4} {nodes / k:>10.0f} {100 * nodes / total:>5.1f}% {'':>9} {'':>9} {'':>8}")
 
 
 def summarise(label: str, n: int, rows) -> dict:
@@ -151,6 +175,8 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per position")
     ap.add_argument("--regenerate", action="store_true", help="rewrite benchmarks/positions/*.txt")
     ap.add_argument("--write-corpus", action="store_true", help="rewrite tests/data/solved/core.jsonl")
+    ap.add_argument("--depth-profile", action="store_true",
+                    help="print where the nodes are: per cards left, all-node branching vs hand size")
     args = ap.parse_args(argv)
     if args.write_corpus:
         write_corpus()
@@ -165,6 +191,8 @@ def main(argv=None) -> int:
         positions = load(n)[: args.count]
         main_rows = run(positions, args.mode, args.options, args.time_limit)
         s_main = summarise(f"core:{args.options}", n, main_rows)
+        if args.depth_profile:
+            print_profile(n, main_rows)
         if args.baseline:
             base_rows = run(positions, args.mode, args.baseline, args.time_limit)
             s_base = summarise(f"core:{args.baseline}", n, base_rows)

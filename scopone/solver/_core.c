@@ -45,7 +45,8 @@
 #define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
 #define OPT_LAST 512 /* the last round played out directly */
 #define OPT_RANGE 1024 /* bounds in the plain search from the categories still open at its start */
-#define OPT_ALL 2047
+#define OPT_SMALLEQUIV 2048 /* equivalent cards in the plain search too */
+#define OPT_ALL 4095
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 #define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS)
 
@@ -83,6 +84,7 @@ typedef struct {
     uint64_t next_check;
     uint64_t nodes, tt_hits, tt_stores, cuts, cut_first, bound_cuts;
     uint64_t by_left[41]; /* nodes by cards left in the hands */
+    uint64_t all_nodes[41], all_moves[41], all_hand[41]; /* searched nodes without a cut-off */
     /* the position being searched */
     uint64_t hand[4], table, pile[2];
     int scope[2], to_move, last, cards_left;
@@ -666,7 +668,7 @@ static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
  * copies of the state (no make/unmake, no move ordering, no bounds).
  */
 static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, uint64_t pa, uint64_t pb,
-                      int sc, int last, int alpha, int beta, int cat_lo, int cat_hi) {
+                      int sc, int last, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
     if (!left) return score_piles(S, pa, pb) + sc;
     if (left > 1) {
         /* the categories end in [cat_lo, cat_hi]; each play but the last makes at most one scopa */
@@ -678,7 +680,8 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, u
     int c = __builtin_ctzll(S->hand[seat]);
     uint64_t bit = 1ULL << c;
     int team = seat & 1, last_play = left == 1;
-    int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, 0, 0, ms, 0);
+    int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, freec & table,
+                       freec != 0, ms, 0);
     int maximise = team == 0;
     int best = maximise ? -NINF : NINF;
     for (int i = 0; i < n; i++) {
@@ -699,7 +702,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, u
             if (l) b |= t; else a |= t;
             t = 0;
         }
-        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, a, b, s, l, alpha, beta, cat_lo, cat_hi);
+        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, a, b, s, l, alpha, beta, cat_lo, cat_hi, freec);
         if (maximise) {
             if (v > best) { best = v; if (v > alpha) alpha = v; }
         } else {
@@ -720,7 +723,7 @@ static inline int in_last_round(const Solver *S) {
 }
 
 /* the last plays: no table, no ordering, nothing but the rules */
-static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_hi) {
+static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
     if (S->cards_left == 0)
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
     {
@@ -735,7 +738,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
     }
     if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
         return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile[0], S->pile[1],
-                          S->scope[0] - S->scope[1], S->last, alpha, beta, cat_lo, cat_hi);
+                          S->scope[0] - S->scope[1], S->last, alpha, beta, cat_lo, cat_hi, freec);
     if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
         /* every category is monotone in the cards a team takes: the best A can
          * reach is all cards still in play going to A, plus its possible scope */
@@ -748,7 +751,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
         if (lo >= beta && (lo -= scope_max(S, 1)) >= beta) { S->bound_cuts++; return lo; }
     }
     Move *ms = S->mstack + sp;
-    int n = gen_moves(S, ms, 0);
+    int n = gen_moves(S, ms, freec);
     if (n < 0) return 0; /* cannot happen with so few cards */
     if (S->opts & OPT_ORDER) {
 #ifdef SMALL_FULLORDER
@@ -776,7 +779,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
         make(S, ms[i].card, ms[i].cap, &u);
-        int v = ab_small(S, sp + n, alpha, beta, cat_lo, cat_hi);
+        int v = ab_small(S, sp + n, alpha, beta, cat_lo, cat_hi, freec);
         unmake(S, &u);
         if (maximise) {
             if (v > best) { best = v; if (v > alpha) alpha = v; }
@@ -801,14 +804,18 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
 
     if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4)) {
         int cat_lo = -NINF / 2, cat_hi = NINF / 2;
-        if (S->opts & OPT_RANGE) {
-            /* what the categories can still end at, for cheap bounds in the plain search */
-            uint64_t sm, fc;
+        uint64_t fc = 0;
+        if (S->opts & (OPT_RANGE | OPT_SMALLEQUIV)) {
+            /* what the categories can still end at, for cheap bounds in the plain
+             * search, and the cards whose suit no longer matters (both only
+             * narrow as cards are taken, so they hold in the whole subtree) */
+            uint64_t sm;
             int open, chi, clo, dec = decided(S, &sm, &fc, &open, &chi, &clo);
             int nap = S->napola ? 10 : 0;
-            cat_lo = dec + clo - nap; cat_hi = dec + chi + nap;
+            if (S->opts & OPT_RANGE) { cat_lo = dec + clo - nap; cat_hi = dec + chi + nap; }
+            if (!(S->opts & OPT_SMALLEQUIV)) fc = 0;
         }
-        return ab_small(S, sp, alpha, beta, cat_lo, cat_hi);
+        return ab_small(S, sp, alpha, beta, cat_lo, cat_hi, fc);
     }
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
@@ -923,6 +930,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             break;
         }
     }
+    if (alpha < beta) { /* no cut-off: every move was searched */
+        S->all_nodes[S->cards_left]++;
+        S->all_moves[S->cards_left] += (uint64_t)n;
+        S->all_hand[S->cards_left] += (uint64_t)popc(S->hand[S->to_move]);
+    }
     if (S->use_tt) {
         int rel = best - off;
         if (rel > 100) rel = 100;
@@ -1007,6 +1019,9 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     }
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->by_left, 0, sizeof S->by_left);
+    memset(S->all_nodes, 0, sizeof S->all_nodes);
+    memset(S->all_moves, 0, sizeof S->all_moves);
+    memset(S->all_hand, 0, sizeof S->all_hand);
     memset(S->history, 0, sizeof S->history);
     memset(S->killer, -1, sizeof S->killer);
     return 0;
@@ -1074,10 +1089,12 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "bound_cutoffs", (unsigned long long)S->bound_cuts);
 }
 
-static PyObject *Solver_nodes_by_left(Solver *S, PyObject *noargs) {
+static PyObject *Solver_profile(Solver *S, PyObject *noargs) {
     PyObject *out = PyList_New(41);
     for (int i = 0; i < 41 && out; i++)
-        PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(S->by_left[i]));
+        PyList_SET_ITEM(out, i, Py_BuildValue("{s:K,s:K,s:K,s:K}", "nodes", S->by_left[i],
+                                              "all_nodes", S->all_nodes[i], "all_moves", S->all_moves[i],
+                                              "all_hand", S->all_hand[i]));
     return out;
 }
 
@@ -1093,6 +1110,9 @@ static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->by_left, 0, sizeof S->by_left);
+    memset(S->all_nodes, 0, sizeof S->all_nodes);
+    memset(S->all_moves, 0, sizeof S->all_moves);
+    memset(S->all_hand, 0, sizeof S->all_hand);
     memset(S->history, 0, sizeof S->history);
     memset(S->killer, -1, sizeof S->killer);
     Py_RETURN_NONE;
@@ -1122,8 +1142,9 @@ static PyMethodDef Solver_methods[] = {
      "search(h0, h1, h2, h3, table, pile_a, pile_b, scope_a, scope_b, to_move, last, alpha, beta, "
      "seconds_left) -> int, or None when interrupted (seconds_left < 0: no limit)"},
     {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "counters (cumulative)"},
-    {"nodes_by_left", (PyCFunction)Solver_nodes_by_left, METH_NOARGS,
-     "nodes searched by the number of cards left in the hands (cumulative)"},
+    {"profile", (PyCFunction)Solver_profile, METH_NOARGS,
+     "per number of cards left in the hands (list index): nodes, and for the table-searched nodes "
+     "that had no cut-off, their count, moves searched and the mover's cards (cumulative)"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "forget the table and counters"},
     {"root_move", (PyCFunction)Solver_root_move, METH_NOARGS,
      "the table's best move (card | captured << 6) for the root of the last search, or None"},
@@ -1170,6 +1191,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_SMALLBOUNDS", OPT_SMALLBOUNDS);
     PyModule_AddIntConstant(m, "OPT_LAST", OPT_LAST);
     PyModule_AddIntConstant(m, "OPT_RANGE", OPT_RANGE);
+    PyModule_AddIntConstant(m, "OPT_SMALLEQUIV", OPT_SMALLEQUIV);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;

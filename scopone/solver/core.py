@@ -39,7 +39,7 @@ OPT_ROOTMOVE = 1 << 20
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
-     "tight": _core.OPT_TIGHT, "smallbounds": _core.OPT_SMALLBOUNDS, "last": _core.OPT_LAST, "range": _core.OPT_RANGE,
+     "tight": _core.OPT_TIGHT, "smallbounds": _core.OPT_SMALLBOUNDS, "last": _core.OPT_LAST, "range": _core.OPT_RANGE, "smallequiv": _core.OPT_SMALLEQUIV,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}
@@ -166,3 +166,17 @@ class CoreBackend:
     def stats(self) -> dict:
         """Counters, cumulative over the calls on this backend."""
         return self._solver.stats()
+
+    def profile(self) -> list[dict]:
+        """Where the search went, per number of cards left in the hands (list index):
+        ``nodes``; and for the table-searched nodes that searched every move (no
+        cut-off): ``all_nodes``, ``all_moves`` (moves searched) and ``all_hand``
+        (cards in the mover's hand).  Cumulative, like :meth:`stats`.
+
+        >>> from scopone.position import Position
+        >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
+        >>> b = CoreBackend(pos.rules)
+        >>> b.search(pos, -99, 99), b.profile()[4]["nodes"]
+        (5, 1)
+        """
+        return self._solver.profile()
