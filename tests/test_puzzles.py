@@ -227,3 +227,20 @@ def test_shipped_example_puzzles_verify():
     assert len(data["puzzles"]) >= 30
     assert len({t for p in data["puzzles"] for t in p["themes"]}) >= 6
     assert verify_file(data) == {}
+
+
+def test_first_unique_best_agrees_with_exact_values():
+    # the cheap first-move check (root value + null-window tests) must give the
+    # same answer as comparing the exact values of every move
+    from scopone.deal import deal
+    from scopone.puzzles.analyse import Analyst
+
+    found = 0
+    for seed in range(60):
+        pos = deal(seed=seed, cards_per_hand=2 + seed % 3, first=seed % 4,
+                   policy="random" if seed % 2 else "greedy")
+        cheap = Analyst(pos).first_unique_best(pos)
+        exact = Analyst(pos).unique_best(pos)
+        assert cheap == exact, pos.line()
+        found += exact is not None
+    assert 5 <= found <= 55  # both answers occur

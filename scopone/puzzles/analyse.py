@@ -80,6 +80,37 @@ class Analyst:
             return None
         return best, bv
 
+    def first_unique_best(self, pos: Position) -> tuple[Move, int] | None:
+        """:meth:`unique_best` for a candidate's first move, answered more cheaply.
+
+        Most candidates have no unique best move; proving that needs no exact
+        values: the root's value ``v`` (mode best) and then, for the other moves,
+        null-window tests "does it reach v?" until one does (a unique best move
+        beats the others by at least a point exactly when none reaches ``v``,
+        as values are integers and MIN_MARGIN is 1).  Same answer as
+        :meth:`unique_best`; the exact values of every move are computed only
+        for the candidates that pass.
+        """
+        if MIN_MARGIN != 1:  # the shortcut is exact only for a one-point margin
+            return self.unique_best(pos)
+        moves = pos.legal_moves()
+        if len(moves) < 2:
+            return None
+        r = solve_with(self.backend, pos, "best", line=False)
+        best, v = r.moves[0].move, r.value
+        maximise = pos.to_move % 2 == 0
+        work = pos.copy()
+        for m in moves:
+            if m == best:
+                continue
+            work.push(m)
+            reaches = (self.backend.search(work, v - 1, v) >= v if maximise
+                       else self.backend.search(work, v, v + 1) <= v)
+            work.pop()
+            if reaches:
+                return None
+        return best, v
+
     def keeping_replies(self, pos: Position, value: int) -> list[Move]:
         """The defenders' replies that keep the value (the others lose more)."""
         return [m for m, v in self.values(pos) if v == value]
@@ -165,7 +196,7 @@ def analyse(cand: Candidate, engine: str = "auto") -> dict:
     if len(moves) < 3:
         raise Rejected("fewer than 3 legal moves")
     an = Analyst(pos, engine)
-    found = an.unique_best(pos)
+    found = an.first_unique_best(pos)
     if found is None:
         raise Rejected("no unique best move")
     best, value = found
