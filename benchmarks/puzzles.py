@@ -1,10 +1,14 @@
 """Benchmark of the puzzle generator: accepted puzzles per CPU-minute.
 
     python benchmarks/puzzles.py [--cards 5] [--n 20] [--seed 1] [--engine auto]
+    python benchmarks/puzzles.py --cards 7 --candidates 6   # CPU time of each of the first 6 candidates
 
 Generates ``--n`` puzzles at ``--cards`` cards per hand into a temporary file
 with one worker and prints: accepted puzzles per CPU-minute, candidates per
 second, the rejection reasons, and the distribution of themes and ratings.
+With ``--candidates K`` it analyses the first K candidates of the stream
+instead and prints the CPU time and outcome of each (for sizes where a whole
+run would take long).
 """
 
 from __future__ import annotations
@@ -18,7 +22,29 @@ from collections import Counter
 from rich.console import Console
 from rich.table import Table
 
-from scopone.puzzles import generate, parse_cards_range
+from scopone.puzzles import Rejected, analyse, generate, make_candidate, parse_cards_range
+from scopone.rules import Rules
+
+
+def time_candidates(seed: int, cards: tuple[int, int], k: int, engine: str) -> None:
+    """The CPU time and outcome of each of the first ``k`` candidates of the stream."""
+    t = Table(title=f"first {k} candidates, {cards[0]}-{cards[1]} cards per hand, seed {seed}, engine {engine}",
+              title_justify="left")
+    for col in ("candidate", "CPU s", "outcome"):
+        t.add_column(col, justify="right" if col != "outcome" else "left")
+    times = []
+    for i in range(k):
+        cand = make_candidate(seed, i, cards, Rules())
+        c0 = time.process_time()
+        try:
+            analyse(cand, engine=engine)
+            outcome = "accepted"
+        except Rejected as e:
+            outcome = e.reason
+        times.append(time.process_time() - c0)
+        t.add_row(str(i), f"{times[-1]:.1f}", outcome)
+    t.add_row("total", f"{sum(times):.1f}", f"mean {sum(times) / k:.1f} s per candidate")
+    Console().print(t)
 
 
 def main() -> None:
@@ -27,8 +53,13 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=20, help="puzzles to generate (default 20)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", default="auto", choices=["auto", "c", "python"])
+    ap.add_argument("--candidates", type=int, default=0,
+                    help="time each of the first K candidates instead of generating --n puzzles")
     args = ap.parse_args()
     cards = parse_cards_range(args.cards)
+    if args.candidates:
+        time_candidates(args.seed, cards, args.candidates, args.engine)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bench.json")
         cpu0, wall0 = time.process_time(), time.perf_counter()
