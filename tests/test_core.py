@@ -301,3 +301,16 @@ def test_move_round_trip_through_ints():
     pos = endgame(11, Rules(), 3)
     for m in CoreBackend(pos.rules).legal_move_ints(pos):
         assert Move.from_int(m).to_int() == m
+
+
+def test_profile_accounts_for_every_node():
+    # the per-depth counters of benchmarks/solve.py --depth-profile must add up
+    pos = endgame(4242, Rules(), 4)
+    b = CoreBackend(pos.rules)
+    solve_with(b, pos, "all", line=False)
+    prof, st = b.profile(), b.stats()
+    assert sum(row["nodes"] for row in prof) == st["nodes"]
+    left = sum(h.bit_count() for h in pos.hands) - 1  # the root's children
+    assert prof[left]["nodes"] >= 1 and not any(row["nodes"] for row in prof[left + 1:])
+    for row in prof:  # a node without a cut-off searched at least one move, at most its legal moves
+        assert row["all_moves"] >= row["all_nodes"]
