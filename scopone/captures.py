@@ -68,6 +68,10 @@ def cpsat_patterns(target: int) -> list[Pattern]:
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1  # enumeration requires a single worker
+    # CP-SAT's own Ctrl-C handler resets SIGINT to the default action when it is
+    # done, which would make a later Ctrl-C kill the process instead of raising
+    # KeyboardInterrupt (the solver reports what it has proven on Ctrl-C)
+    solver.parameters.catch_sigint_signal = False
     status = solver.solve(model, _Collect())
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE):
         raise RuntimeError(f"CP-SAT could not enumerate captures for target {target}: {solver.status_name(status)}")

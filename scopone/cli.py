@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from contextlib import contextmanager
 
 import click
 from rich.console import Console
@@ -227,7 +228,9 @@ def solve(position, mode, time_limit, memory_mb, engine, as_json, rules_text):
     from .solver import solve as run_solve
 
     pos = read_position_arg(position, _rules_opt(rules_text))
-    result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb)
+    with _solve_progress(disable=as_json) as on_progress:
+        result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb,
+                           on_progress=on_progress)
     if as_json:
         _emit_json(result.as_dict())
     else:
@@ -235,6 +238,33 @@ def solve(position, mode, time_limit, memory_mb, engine, as_json, rules_text):
         con.print(solve_view(pos, result, _symbols(con)))
     if not result.complete:
         sys.exit(3)
+
+
+@contextmanager
+def _solve_progress(disable: bool):
+    """A transient status line on stderr while a solve runs: bounds proven so far,
+    root moves settled, nodes, elapsed time (yields the ``on_progress`` callback)."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from .solver import INF
+
+    con = Console(stderr=True, highlight=False)
+    with Progress(SpinnerColumn(), TextColumn("[bold]solving"), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=con, transient=True, disable=disable) as bar:
+        task = bar.add_task("searching", total=None)
+
+        def on_progress(p) -> None:
+            known_lo, known_up = p.lower > -INF, p.upper < INF
+            if known_lo and known_up:
+                value = f"value {p.lower:+d}" if p.lower == p.upper else f"value in [{p.lower:+d}, {p.upper:+d}]"
+            elif known_lo or known_up:
+                value = f"value >= {p.lower:+d}" if known_lo else f"value <= {p.upper:+d}"
+            else:
+                value = "value unknown yet"
+            bar.update(task, description=f"{value} · {p.phase}: {p.moves_done}/{p.moves_total} moves settled"
+                                         f" · {p.nodes / 1e6:.1f} M nodes")
+
+        yield on_progress
 
 
 @main.group()

@@ -204,3 +204,24 @@ def test_table_cards_are_card_texts():
     # guard the helper used above: engine and naive texts agree on every card
     for c in range(40):
         assert naive.text(naive.card(card_text(c))) == card_text(c)
+
+
+def test_ctrl_c_still_raises_keyboard_interrupt_after_cp_sat():
+    # CP-SAT's own SIGINT handler used to leave SIGINT at its default action,
+    # so a Ctrl-C during a later solve killed the process without a report.
+    # In a child process, so that a regression fails this test, not the run.
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, time\n"
+        "from scopone.captures import cpsat_patterns\n"
+        "cpsat_patterns(11)\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(2)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted cleanly')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "interrupted cleanly" in out.stdout, (out.returncode, out.stderr[-500:])

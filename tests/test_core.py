@@ -314,3 +314,51 @@ def test_profile_accounts_for_every_node():
     assert prof[left]["nodes"] >= 1 and not any(row["nodes"] for row in prof[left + 1:])
     for row in prof:  # a node without a cut-off searched at least one move, at most its legal moves
         assert row["all_moves"] >= row["all_nodes"]
+
+
+@pytest.mark.parametrize("mode", ["all", "best", "optimal"])
+def test_progress_reports_narrowing_bounds(mode):
+    pos = endgame(77, Rules(), 4)
+    seen = []
+    r = solve(pos, mode=mode, on_progress=seen.append)
+    assert seen, "no progress reported"
+    for before, after in zip(seen, seen[1:]):  # proven bounds only narrow
+        assert after.lower >= before.lower and after.upper <= before.upper
+        assert after.nodes >= before.nodes and after.elapsed >= before.elapsed
+    for p in seen:
+        assert p.lower <= r.value <= p.upper and p.moves_total == len(pos.legal_moves())
+    last = seen[-1]
+    assert (last.lower, last.upper, last.phase) == (r.value, r.value, "line")
+    if mode == "all":
+        assert last.moves_done == last.moves_total
+
+
+def test_search_lets_other_threads_run():
+    # the core releases the GIL while it searches, so a progress display (or any
+    # other thread) keeps running during a long search
+    import threading
+
+    pos, _ = _hard_position()
+    stamps: list[float] = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            stamps.append(time.monotonic())
+            time.sleep(0.005)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    spans = []
+    try:
+        for gamma in range(-6, 6):  # fresh tables, so every search does real work
+            t0 = time.monotonic()
+            CoreBackend(pos.rules).search(pos, gamma - 1, gamma)
+            spans.append((t0 + 0.02, time.monotonic() - 0.02))
+    finally:
+        stop.set()
+        t.join()
+    busy = sum(max(0.0, b - a) for a, b in spans)
+    assert busy > 0.3, "the test position is too easy to tell"
+    inside = [s for s in stamps if any(a < s < b for a, b in spans)]
+    assert len(inside) >= 5

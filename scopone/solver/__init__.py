@@ -10,9 +10,10 @@
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 from ..position import Position
-from .driver import MoveValue, SolveResult, best_line, solve_with
+from .driver import MoveValue, SolveProgress, SolveResult, best_line, solve_with
 from .reference import INF, PythonSearch, SearchInterrupted, minimax
 
 
@@ -55,17 +56,19 @@ def make_backend(position: Position, engine: str = "auto", time_limit: float | N
 
 def solve(position: Position, mode: str = "all", *, engine: str = "auto",
           time_limit: float | None = None, memory_mb: int | None = None,
-          line: bool = True, use_tt: bool = True) -> SolveResult:
+          line: bool = True, use_tt: bool = True,
+          on_progress: Callable[[SolveProgress], None] | None = None) -> SolveResult:
     """Solve ``position`` double dummy.
 
     ``mode``: ``best`` (one best move), ``optimal`` (every move reaching the
     value) or ``all`` (every move with its exact value).  With ``time_limit``
     (seconds) or on Ctrl-C the result is marked incomplete and carries only
-    proven bounds.
+    proven bounds.  ``on_progress`` receives a :class:`SolveProgress` (bounds
+    proven so far, root moves settled, nodes) after every null-window search.
     """
     backend = make_backend(position, engine, time_limit, memory_mb, use_tt)
-    return solve_with(backend, position, mode, line=line)
+    return solve_with(backend, position, mode, line=line, on_progress=on_progress)
 
 
-__all__ = ["solve", "SolveResult", "MoveValue", "minimax", "PythonSearch", "SearchInterrupted",
+__all__ = ["solve", "SolveResult", "SolveProgress", "MoveValue", "minimax", "PythonSearch", "SearchInterrupted",
            "best_line", "make_backend", "INF"]

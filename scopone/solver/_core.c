@@ -90,7 +90,9 @@ typedef struct {
     int scope[2], to_move, last, cards_left;
     uint64_t z1, z2;  /* Zobrist hashes of the card locations */
     /* interruption */
-    int has_deadline, aborted, py_error;
+    int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
+    int busy;                            /* a search is running (the GIL is released meanwhile) */
+    PyThreadState *tstate;
     struct timespec end;
     /* move stack */
     Move *mstack;
@@ -606,9 +608,10 @@ static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
     return e;
 }
 
+/* no Python calls here: it runs inside the search, without the GIL */
 static int set_tt(Solver *S, size_t n) {
     S->tt = (Entry *)calloc(n, sizeof(Entry));
-    if (!S->tt) { PyErr_NoMemory(); return -1; }
+    if (!S->tt) return -1;
     S->tt_mask = n - 1;
     S->tt_bytes = n * sizeof(Entry);
     S->tt_entries = 0;
@@ -622,8 +625,7 @@ static int grow_tt(Solver *S) {
     size_t n = (size_t)S->tt_mask + 1;
     if (set_tt(S, 2 * n) < 0) {
         S->tt = old; S->tt_mask = n - 1; S->tt_bytes = n * sizeof(Entry); S->tt_grow_at = UINT64_MAX;
-        PyErr_Clear(); /* keep searching with the table we have */
-        return 0;
+        return 0; /* keep searching with the table we have */
     }
     for (size_t i = 0; i < n; i++) {
         if (!old[i].used) continue;
@@ -646,7 +648,12 @@ static int check_interrupt(Solver *S) {
             return 1;
         }
     }
-    if (PyErr_CheckSignals() < 0) {
+    /* the search runs without the GIL (other threads, e.g. a progress display,
+     * keep running); take it back to let Python run its signal handlers */
+    PyEval_RestoreThread(S->tstate);
+    int sig = PyErr_CheckSignals();
+    S->tstate = PyEval_SaveThread();
+    if (sig < 0) {
         S->aborted = 1;
         S->py_error = 1;
         return 1;
@@ -880,8 +887,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int n = gen_moves(S, ms, freec);
     if (n < 0 || sp + n + 4096 > MOVE_STACK) {
         if (!S->aborted) {
-            PyErr_SetString(PyExc_RuntimeError, "compiled core: too many legal moves in one position");
-            S->py_error = 1;
+            S->py_error = 2; /* raised once the GIL is back (Solver_search) */
             S->aborted = 1;
         }
         return 0;
@@ -962,10 +968,15 @@ static int alloc_tt(Solver *S) {
     if (S->tt) return 0;
     size_t n = 1 << 15;
     while (n * sizeof(Entry) > S->tt_limit_bytes && n > 64) n /= 2;
-    return set_tt(S, n);
+    if (set_tt(S, n) < 0) { PyErr_NoMemory(); return -1; }
+    return 0;
 }
 
 static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
+        return -1;
+    }
     static char *kwlist[] = {"patterns", "strict", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
                              "primiera_sum", "re_bello", "napola", "quindici", "memory_mb", "use_tt", "options", NULL};
     PyObject *patterns;
@@ -1034,6 +1045,10 @@ static void Solver_dealloc(Solver *S) {
 }
 
 static PyObject *Solver_search(Solver *S, PyObject *args) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
+        return NULL;
+    }
     unsigned long long h0, h1, h2, h3, table, pa, pb;
     int s0, s1, to_move, last, alpha, beta;
     double remaining;
@@ -1071,7 +1086,13 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
     }
     if (S->use_tt && alloc_tt(S) < 0) return NULL;
     S->root_keyed = 0;
+    S->busy = 1;
+    S->tstate = PyEval_SaveThread();
     int v = ab(S, 0, alpha, beta);
+    PyEval_RestoreThread(S->tstate);
+    S->busy = 0;
+    if (S->py_error == 2)
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: too many legal moves in one position");
     if (S->py_error) return NULL;
     if (S->aborted) Py_RETURN_NONE;
     return PyLong_FromLong(v);
@@ -1099,6 +1120,10 @@ static PyObject *Solver_profile(Solver *S, PyObject *noargs) {
 }
 
 static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
+        return NULL;
+    }
     /* the table's best move for the root of the last search, or None */
     if (!S->tt || !S->root_keyed) Py_RETURN_NONE;
     Entry *e = probe(S, S->root_key, S->root_check);
@@ -1107,6 +1132,10 @@ static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
+        return NULL;
+    }
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->by_left, 0, sizeof S->by_left);
@@ -1119,6 +1148,10 @@ static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
 }
 
 static PyObject *Solver_legal_moves(Solver *S, PyObject *args) {
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
+        return NULL;
+    }
     /* the legal moves as ints, without equivalence pruning (for tests) */
     unsigned long long h, table;
     if (!PyArg_ParseTuple(args, "KK", &h, &table)) return NULL;

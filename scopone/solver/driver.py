@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Callable, Literal
 
 from ..position import Move, Position
 from ..scoring import Score
@@ -86,20 +86,44 @@ class SolveResult:
         return d
 
 
+@dataclass
+class SolveProgress:
+    """What a running solve has proven so far (passed to ``on_progress``).
+
+    ``lower``/``upper`` bound the root's value (``-INF``/``INF`` when nothing
+    is proven yet); ``moves_done`` of ``moves_total`` root moves are settled
+    (exact value in mode ``all``, tested in ``best``/``optimal``); ``phase`` is
+    ``value``, ``moves`` or ``line``; ``nodes`` and ``elapsed`` (seconds) so far.
+    """
+
+    lower: int
+    upper: int
+    moves_done: int
+    moves_total: int
+    phase: str
+    nodes: int
+    elapsed: float
+
+
 class _Bounds:
     """Proven bounds on one value, narrowed by null-window searches (MTD(f))."""
 
-    def __init__(self, lower: int = -INF, upper: int = INF):
+    def __init__(self, lower: int = -INF, upper: int = INF, after: Callable[[], None] | None = None):
         self.lower, self.upper = lower, upper
+        self.after = after  # called after every search (progress reports)
 
     def test(self, backend, pos: Position, gamma: int) -> bool:
         """Is the value >= gamma?  Narrows the bounds either way."""
         v = backend.search(pos, gamma - 1, gamma)
         if v >= gamma:
             self.lower = max(self.lower, v)
-            return True
-        self.upper = min(self.upper, v)
-        return False
+            reached = True
+        else:
+            self.upper = min(self.upper, v)
+            reached = False
+        if self.after:
+            self.after()
+        return reached
 
     def exact(self, backend, pos: Position, guess: int = 0) -> int:
         g = min(max(guess, self.lower), self.upper)
@@ -114,16 +138,44 @@ def _guess(pos: Position) -> int:
     return pos.score().value
 
 
-def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True) -> SolveResult:
-    """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return."""
+def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]:
+    """What the root moves' bounds prove about the root."""
+    los = [b.lower for b in per_move]
+    ups = [b.upper for b in per_move]
+    if maximise:
+        return max(los), max(ups)
+    return min(los), min(ups)
+
+
+def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
+               on_progress: Callable[[SolveProgress], None] | None = None) -> SolveResult:
+    """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return.
+
+    ``on_progress`` (optional) receives a :class:`SolveProgress` after every
+    null-window search, so a caller can show how the bounds narrow.
+    """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
     t0 = time.perf_counter()
     pos = pos.copy()
     maximise = pos.to_move & 1 == 0
     moves = pos.legal_moves()
-    root = _Bounds()
-    per_move = [_Bounds() for _ in moves]
+    phase = ["value" if mode != "all" else "moves"]
+
+    def report() -> None:
+        if on_progress is None:
+            return
+        if mode == "all":
+            lo, up = _root_from_moves(per_move, maximise)
+            done = sum(b.lower == b.upper for b in per_move)
+        else:
+            lo, up = root.lower, root.upper
+            done = sum(b.lower > -INF or b.upper < INF for b in per_move)
+        on_progress(SolveProgress(lo, up, done, len(moves), phase[0], backend.stats().get("nodes", 0),
+                                  time.perf_counter() - t0))
+
+    root = _Bounds(after=report)
+    per_move = [_Bounds(after=report) for _ in moves]
     complete = True
     guess = _guess(pos)
     try:
@@ -143,6 +195,7 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True) ->
         else:
             root.exact(backend, pos, guess)
             v = root.lower
+            phase[0] = "moves"
             hint = backend.root_move(pos)
             if hint in moves:  # the move that proved the root's value, most likely
                 i = moves.index(hint)
@@ -162,12 +215,8 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True) ->
         complete = False
         if mode == "all":
             # what the per-move bounds prove about the root
-            ups = [b.upper for b in per_move]
-            los = [b.lower for b in per_move]
-            if maximise:
-                root.lower, root.upper = max(root.lower, max(los)), min(root.upper, max(ups))
-            else:
-                root.lower, root.upper = max(root.lower, min(los)), min(root.upper, min(ups))
+            lo, up = _root_from_moves(per_move, maximise)
+            root.lower, root.upper = max(root.lower, lo), min(root.upper, up)
     shown = [MoveValue(m, b.lower, b.upper) for m, b in zip(moves, per_move)]
     if complete and mode != "all":
         shown = [mv for mv in shown if mv.value == root.lower]
@@ -177,6 +226,8 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True) ->
     shown.sort(key=lambda mv: (sign * (mv.lower + mv.upper), mv.move))
     result = SolveResult(root.lower, root.upper, pos.to_move, mode, shown, complete=complete)
     if complete and line and not pos.is_over():
+        phase[0] = "line"
+        report()
         try:
             result.line, result.final_score = best_line(backend, pos, root.lower, shown[0].move)
         except (SearchInterrupted, KeyboardInterrupt):
