@@ -54,19 +54,25 @@ class Analyst:
         self.backend = make_backend(pos, engine)
         self.cache: dict[str, list[tuple[Move, int]]] = {}
 
+    def _solve(self, pos: Position, mode: str, line: bool):
+        r = solve_with(self.backend, pos, mode, line=line)
+        if not r.complete:  # no time limit here: only Ctrl-C stops a solve early
+            raise KeyboardInterrupt
+        return r
+
     def values(self, pos: Position) -> list[tuple[Move, int]]:
         """Every legal move with its exact value (team A's view), in canonical move order."""
         key = pos.line()
         hit = self.cache.get(key)
         if hit is None:
-            r = solve_with(self.backend, pos, "all", line=False)
+            r = self._solve(pos, "all", line=False)
             by_move = {mv.move: mv.value for mv in r.moves}
             hit = [(m, by_move[m]) for m in pos.legal_moves()]
             self.cache[key] = hit
         return hit
 
     def best_line(self, pos: Position) -> list[Move]:
-        return solve_with(self.backend, pos, "best").line
+        return self._solve(pos, "best", line=True).line
 
     def unique_best(self, pos: Position) -> tuple[Move, int] | None:
         """The unique best move and its value, if it beats every other move by MIN_MARGIN."""
@@ -96,7 +102,7 @@ class Analyst:
         moves = pos.legal_moves()
         if len(moves) < 2:
             return None
-        r = solve_with(self.backend, pos, "best", line=False)
+        r = self._solve(pos, "best", line=False)
         best, v = r.moves[0].move, r.value
         maximise = pos.to_move % 2 == 0
         work = pos.copy()

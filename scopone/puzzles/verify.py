@@ -26,6 +26,8 @@ from .themes import tag
 
 def _values(pos: Position, engine: str) -> dict[str, int]:
     r = solve(pos, mode="all", engine=engine, line=False)
+    if not r.complete:  # no time limit here: only Ctrl-C stops a solve early
+        raise KeyboardInterrupt
     return {mv.move.text(): mv.value for mv in r.moves}
 
 
