@@ -244,3 +244,24 @@ def test_first_unique_best_agrees_with_exact_values():
         assert cheap == exact, pos.line()
         found += exact is not None
     assert 5 <= found <= 55  # both answers occur
+
+
+def test_ctrl_c_during_analysis_is_an_interruption_not_a_result(monkeypatch):
+    # the driver turns Ctrl-C into an incomplete result; the analyst must not read it as values
+    import importlib
+
+    an_mod = importlib.import_module("scopone.puzzles.analyse")
+
+    class Interrupted:
+        def search(self, pos, alpha, beta):
+            raise KeyboardInterrupt
+
+        def root_move(self, pos):
+            return None
+
+        def stats(self):
+            return {}
+
+    monkeypatch.setattr(an_mod, "make_backend", lambda pos, engine: Interrupted())
+    with pytest.raises(KeyboardInterrupt):
+        analyse(make_candidate(1, 0, (4, 4), Rules()))
