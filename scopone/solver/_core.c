@@ -689,6 +689,11 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, u
     int team = seat & 1, last_play = left == 1;
     int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, freec & table,
                        freec != 0, ms, 0);
+    if (n < 0 || (ms - S->mstack) + n + 4096 > MOVE_STACK) { /* cannot happen: checked anyway */
+        S->py_error = 2;
+        S->aborted = 1;
+        return 0;
+    }
     int maximise = team == 0;
     int best = maximise ? -NINF : NINF;
     for (int i = 0; i < n; i++) {
@@ -759,25 +764,18 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
     }
     Move *ms = S->mstack + sp;
     int n = gen_moves(S, ms, freec);
-    if (n < 0) return 0; /* cannot happen with so few cards */
+    if (n < 0 || sp + n + 4096 > MOVE_STACK) { /* cannot happen with 8 cards in hand: checked anyway */
+        S->py_error = 2;
+        S->aborted = 1;
+        return 0;
+    }
     if (S->opts & OPT_ORDER) {
-#ifdef SMALL_FULLORDER
-        for (int i = 0; i < n; i++) ms[i].score = order_score(S, ms + i, 0);
-        for (int i = 1; i < n; i++) {
-            Move t = ms[i]; int j = i;
-            while (j > 0 && ms[j - 1].score < t.score) { ms[j] = ms[j - 1]; j--; }
-            ms[j] = t;
-        }
-        if (0)
-#endif
-        {
         /* sweeps first, then other captures, then lay-downs */
         int k = 0;
         for (int i = 0; i < n; i++)
             if (ms[i].cap == S->table && ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
         for (int i = k; i < n; i++)
             if (ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
-        }
     }
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -NINF : NINF;
@@ -973,10 +971,6 @@ static int alloc_tt(Solver *S) {
 }
 
 static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
-        return -1;
-    }
     static char *kwlist[] = {"patterns", "strict", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
                              "primiera_sum", "re_bello", "napola", "quindici", "memory_mb", "use_tt", "options", NULL};
     PyObject *patterns;
@@ -985,6 +979,10 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Opppppppp|dpi", kwlist, &patterns, &strict, &apt,
                                      &asso_scopa, &ata, &psum, &reb, &nap, &q15, &memory_mb, &use_tt, &options))
         return -1;
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
+        return -1;
+    }
     PyObject *seq = PySequence_Fast(patterns, "patterns must be a sequence of 11 lists");
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != 11) {
@@ -1045,16 +1043,16 @@ static void Solver_dealloc(Solver *S) {
 }
 
 static PyObject *Solver_search(Solver *S, PyObject *args) {
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
-        return NULL;
-    }
     unsigned long long h0, h1, h2, h3, table, pa, pb;
     int s0, s1, to_move, last, alpha, beta;
     double remaining;
     if (!PyArg_ParseTuple(args, "KKKKKKKiiiiiid", &h0, &h1, &h2, &h3, &table, &pa, &pb, &s0, &s1,
                           &to_move, &last, &alpha, &beta, &remaining))
         return NULL;
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
+        return NULL;
+    }
     uint64_t all = h0 | h1 | h2 | h3 | table | pa | pb;
     if ((all & ~ALL40) || to_move < 0 || to_move > 3 || last < -1 || last > 1) {
         PyErr_SetString(PyExc_ValueError, "compiled core: invalid position");
@@ -1112,16 +1110,19 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
 
 static PyObject *Solver_profile(Solver *S, PyObject *noargs) {
     PyObject *out = PyList_New(41);
-    for (int i = 0; i < 41 && out; i++)
-        PyList_SET_ITEM(out, i, Py_BuildValue("{s:K,s:K,s:K,s:K}", "nodes", S->by_left[i],
-                                              "all_nodes", S->all_nodes[i], "all_moves", S->all_moves[i],
-                                              "all_hand", S->all_hand[i]));
+    for (int i = 0; i < 41 && out; i++) {
+        PyObject *row = Py_BuildValue("{s:K,s:K,s:K,s:K}", "nodes", S->by_left[i],
+                                      "all_nodes", S->all_nodes[i], "all_moves", S->all_moves[i],
+                                      "all_hand", S->all_hand[i]);
+        if (!row) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, row);
+    }
     return out;
 }
 
 static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
     if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
         return NULL;
     }
     /* the table's best move for the root of the last search, or None */
@@ -1133,7 +1134,7 @@ static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
         return NULL;
     }
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
@@ -1148,13 +1149,13 @@ static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
 }
 
 static PyObject *Solver_legal_moves(Solver *S, PyObject *args) {
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is searching in another thread");
-        return NULL;
-    }
     /* the legal moves as ints, without equivalence pruning (for tests) */
     unsigned long long h, table;
     if (!PyArg_ParseTuple(args, "KK", &h, &table)) return NULL;
+    if (S->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
+        return NULL;
+    }
     uint64_t save_h = S->hand[0], save_t = S->table;
     int save_m = S->to_move;
     S->hand[0] = h; S->table = table; S->to_move = 0;

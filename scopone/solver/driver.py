@@ -199,8 +199,9 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
             hint = backend.root_move(pos)
             if hint in moves:  # the move that proved the root's value, most likely
                 i = moves.index(hint)
-                moves.insert(0, moves.pop(i))
-                per_move.insert(0, per_move.pop(i))
+                # one assignment, so a Ctrl-C cannot separate a move from its bounds
+                moves, per_move = ([moves[i]] + moves[:i] + moves[i + 1:],
+                                   [per_move[i]] + per_move[:i] + per_move[i + 1:])
             for mv, b in zip(moves, per_move):
                 pos.push(mv)
                 try:
