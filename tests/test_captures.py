@@ -215,6 +215,8 @@ def test_ctrl_c_still_raises_keyboard_interrupt_after_cp_sat():
 
     code = (
         "import os, signal, time\n"
+        # as in a terminal, whatever the test runner's SIGINT disposition (ignored in background jobs)
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from scopone.captures import cpsat_patterns\n"
         "cpsat_patterns(11)\n"
         "try:\n"
