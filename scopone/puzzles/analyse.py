@@ -19,7 +19,7 @@ from ..policies import greedy_move
 from ..position import SEAT_NAMES, Move, Position
 from ..scoring import TEAMS
 from ..solver import make_backend
-from ..solver.driver import solve_with
+from ..solver.driver import reaches, solve_with
 from .ladder import rate
 from .themes import PuzzleFacts, question, tag
 
@@ -110,10 +110,9 @@ class Analyst:
             if m == best:
                 continue
             work.push(m)
-            reaches = (self.backend.search(work, v - 1, v) >= v if maximise
-                       else self.backend.search(work, v, v + 1) <= v)
+            other_reaches = reaches(self.backend, work, v, maximise)
             work.pop()
-            if reaches:
+            if other_reaches:
                 return None
         return best, v
 

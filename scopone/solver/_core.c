@@ -447,36 +447,43 @@ typedef struct {
     int s0, s1, last;
 } Undo;
 
-static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
-    int seat = S->to_move, team = seat & 1;
+/*
+ * What one play does to the table, the piles, the scope and the last capturer:
+ * the rules of a play, written once for make() and last_round().
+ */
+static inline void apply_play(const Solver *S, int card, uint64_t cap, int team, int last_play,
+                              uint64_t *table, uint64_t pile[2], int scope[2], int *last) {
     uint64_t bit = 1ULL << card;
+    if (cap) {
+        *table &= ~cap;
+        pile[team] |= cap | bit;
+        *last = team;
+        /* only the Ace's whole-table sweep may be exempt; an Ace taking a lone Ace is a match */
+        if (!*table && !last_play && (sweep_scopa(S, (card >> 2) + 1) || (S->asso_takes_asso && (cap & 15))))
+            scope[team]++;
+    } else {
+        *table |= bit;
+    }
+    if (last_play && *table && *last >= 0) { /* the leftovers go to the last capturer */
+        pile[*last] |= *table;
+        *table = 0;
+    }
+}
+
+static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
+    int seat = S->to_move;
     u->hand = S->hand[seat]; u->table = S->table; u->pa = S->pile[0]; u->pb = S->pile[1];
     u->z1 = S->z1; u->z2 = S->z2; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
-    S->hand[seat] &= ~bit;
+    S->hand[seat] &= ~(1ULL << card);
     S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat];
+    /* the table's hash: the captured cards leave it, a laid card joins it */
+    for (uint64_t m = cap; m; m &= m - 1) {
+        int x = __builtin_ctzll(m);
+        S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4];
+    }
+    if (!cap) { S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4]; }
     S->cards_left--;
-    int last_play = S->cards_left == 0;
-    if (cap) {
-        S->table &= ~cap;
-        uint64_t m = cap;
-        while (m) {
-            int x = __builtin_ctzll(m);
-            m &= m - 1;
-            S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4];
-        }
-        S->pile[team] |= cap | bit;
-        S->last = team;
-        /* only the Ace's whole-table sweep may be exempt; an Ace taking a lone Ace is a match */
-        if (!S->table && !last_play && (sweep_scopa(S, (card >> 2) + 1) || (S->asso_takes_asso && (cap & 15))))
-            S->scope[team]++;
-    } else {
-        S->table |= bit;
-        S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4];
-    }
-    if (last_play && S->table && S->last >= 0) {
-        S->pile[S->last] |= S->table;
-        S->table = 0;
-    }
+    apply_play(S, card, cap, seat & 1, S->cards_left == 0, &S->table, S->pile, S->scope, &S->last);
     S->to_move = (seat + 1) & 3;
 }
 
@@ -674,9 +681,10 @@ static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
  * forced but for the choice between capture options.  Plays it out on local
  * copies of the state (no make/unmake, no move ordering, no bounds).
  */
-static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, uint64_t pa, uint64_t pb,
-                      int sc, int last, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
-    if (!left) return score_piles(S, pa, pb) + sc;
+static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, const uint64_t pile[2],
+                      const int scope[2], int last, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
+    int sc = scope[0] - scope[1];
+    if (!left) return score_piles(S, pile[0], pile[1]) + sc;
     if (left > 1) {
         /* the categories end in [cat_lo, cat_hi]; each play but the last makes at most one scopa */
         int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
@@ -685,8 +693,6 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, u
         if (lo >= beta) { S->bound_cuts++; return lo; }
     }
     int c = __builtin_ctzll(S->hand[seat]);
-    uint64_t bit = 1ULL << c;
-    int team = seat & 1, last_play = left == 1;
     int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, freec & table,
                        freec != 0, ms, 0);
     if (n < 0 || (ms - S->mstack) + n + 4096 > MOVE_STACK) { /* cannot happen: checked anyway */
@@ -694,27 +700,15 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, u
         S->aborted = 1;
         return 0;
     }
-    int maximise = team == 0;
+    int maximise = (seat & 1) == 0;
     int best = maximise ? -NINF : NINF;
     for (int i = 0; i < n; i++) {
-        uint64_t cap = ms[i].cap, t = table, a = pa, b = pb;
-        int s = sc, l = last;
+        uint64_t t = table, p[2] = {pile[0], pile[1]};
+        int sco[2] = {scope[0], scope[1]}, l = last;
         S->nodes++;
         S->by_left[left - 1]++;
-        if (cap) {
-            t &= ~cap;
-            if (team) b |= cap | bit; else a |= cap | bit;
-            l = team;
-            if (!t && !last_play && (sweep_scopa(S, (c >> 2) + 1) || (S->asso_takes_asso && (cap & 15))))
-                s += team ? -1 : 1;
-        } else {
-            t |= bit;
-        }
-        if (last_play && t && l >= 0) {
-            if (l) b |= t; else a |= t;
-            t = 0;
-        }
-        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, a, b, s, l, alpha, beta, cat_lo, cat_hi, freec);
+        apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t, p, sco, &l);
+        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, cat_lo, cat_hi, freec);
         if (maximise) {
             if (v > best) { best = v; if (v > alpha) alpha = v; }
         } else {
@@ -749,8 +743,8 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
         if (lo >= beta) { S->bound_cuts++; return lo; }
     }
     if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
-        return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile[0], S->pile[1],
-                          S->scope[0] - S->scope[1], S->last, alpha, beta, cat_lo, cat_hi, freec);
+        return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile, S->scope, S->last,
+                          alpha, beta, cat_lo, cat_hi, freec);
     if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
         /* every category is monotone in the cards a team takes: the best A can
          * reach is all cards still in play going to A, plus its possible scope */
@@ -962,6 +956,13 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
 }
 
 /* ------------------------------------------------------------------ Python type */
+/* the search runs without the GIL: refuse a Solver that is searching (another thread, a signal handler) */
+static int refuse_if_busy(Solver *S) {
+    if (!S->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
+    return 1;
+}
+
 static int alloc_tt(Solver *S) {
     if (S->tt) return 0;
     size_t n = 1 << 15;
@@ -979,10 +980,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Opppppppp|dpi", kwlist, &patterns, &strict, &apt,
                                      &asso_scopa, &ata, &psum, &reb, &nap, &q15, &memory_mb, &use_tt, &options))
         return -1;
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
-        return -1;
-    }
+    if (refuse_if_busy(S)) return -1;
     PyObject *seq = PySequence_Fast(patterns, "patterns must be a sequence of 11 lists");
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != 11) {
@@ -1049,10 +1047,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
     if (!PyArg_ParseTuple(args, "KKKKKKKiiiiiid", &h0, &h1, &h2, &h3, &table, &pa, &pb, &s0, &s1,
                           &to_move, &last, &alpha, &beta, &remaining))
         return NULL;
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
-        return NULL;
-    }
+    if (refuse_if_busy(S)) return NULL;
     uint64_t all = h0 | h1 | h2 | h3 | table | pa | pb;
     if ((all & ~ALL40) || to_move < 0 || to_move > 3 || last < -1 || last > 1) {
         PyErr_SetString(PyExc_ValueError, "compiled core: invalid position");
@@ -1121,10 +1116,7 @@ static PyObject *Solver_profile(Solver *S, PyObject *noargs) {
 }
 
 static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
-        return NULL;
-    }
+    if (refuse_if_busy(S)) return NULL;
     /* the table's best move for the root of the last search, or None */
     if (!S->tt || !S->root_keyed) Py_RETURN_NONE;
     Entry *e = probe(S, S->root_key, S->root_check);
@@ -1133,10 +1125,7 @@ static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
 }
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
-        return NULL;
-    }
+    if (refuse_if_busy(S)) return NULL;
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->by_left, 0, sizeof S->by_left);
@@ -1152,10 +1141,7 @@ static PyObject *Solver_legal_moves(Solver *S, PyObject *args) {
     /* the legal moves as ints, without equivalence pruning (for tests) */
     unsigned long long h, table;
     if (!PyArg_ParseTuple(args, "KK", &h, &table)) return NULL;
-    if (S->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "compiled core: this Solver is busy with a search (in another thread or a signal handler)");
-        return NULL;
-    }
+    if (refuse_if_busy(S)) return NULL;
     uint64_t save_h = S->hand[0], save_t = S->table;
     int save_m = S->to_move;
     S->hand[0] = h; S->table = table; S->to_move = 0;

@@ -241,6 +241,14 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
     return result
 
 
+def reaches(backend, pos: Position, value: int, maximise: bool) -> bool:
+    """One null-window search: does the side choosing at the parent (team A when
+    ``maximise``) get at least ``value`` (at most, for team B) in ``pos``?"""
+    if maximise:
+        return backend.search(pos, value - 1, value) >= value
+    return backend.search(pos, value, value + 1) <= value
+
+
 def best_line(backend, pos: Position, value: int, first: Move | None = None) -> tuple[list[Move], Score]:
     """A line of best moves from ``pos`` (whose value is ``value``) to the end of the deal."""
     pos = pos.copy()
@@ -253,9 +261,7 @@ def best_line(backend, pos: Position, value: int, first: Move | None = None) -> 
             candidates = [first] + [m for m in candidates if m != first]
         for mv in candidates:
             pos.push(mv)
-            v = backend.search(pos, value - 1, value) if maximise else backend.search(pos, value, value + 1)
-            ok = v >= value if maximise else v <= value
-            if ok:
+            if reaches(backend, pos, value, maximise):
                 chosen = mv
                 break
             pos.pop()
