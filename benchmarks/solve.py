@@ -7,6 +7,7 @@ as ``seed<TAB>position line`` in ``benchmarks/positions/nN.txt``.
     python benchmarks/solve.py                       # N = 4..7, mode best
     python benchmarks/solve.py --max-n 8 --mode all
     python benchmarks/solve.py --baseline plain      # also time a baseline core config
+    python benchmarks/solve.py --threads 2           # also solve on 2 threads: wall-clock speed-up
     python benchmarks/solve.py --regenerate          # rewrite the position files
 
 Prints one table per configuration: median, p90 and max time per position,
@@ -29,7 +30,8 @@ sys.path.insert(0, str(ROOT.parent))
 from scopone.deal import deal  # noqa: E402
 from scopone.position import Position  # noqa: E402
 from scopone.solver import make_backend  # noqa: E402
-from scopone.solver.core import CoreBackend  # noqa: E402
+from scopone.solver.core import DEFAULT_MEMORY_MB, CoreBackend  # noqa: E402
+from scopone.solver.parallel import merged_stats  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
 
 POSITIONS = ROOT / "positions"
@@ -103,23 +105,27 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
-def run(positions, mode: str, options, time_limit: float | None, engine: str = "c"):
+def run(positions, mode: str, options, time_limit: float | None, engine: str = "c", threads: int = 1):
     rows = []
     for seed, pos in positions:
         deadline = time.monotonic() + time_limit if time_limit else None
+        helpers = []
         if engine == "c":
-            backend = CoreBackend(pos.rules, deadline=deadline, options=options)
+            memory = DEFAULT_MEMORY_MB // threads
+            backend = CoreBackend(pos.rules, deadline=deadline, options=options, memory_mb=memory)
+            helpers = [CoreBackend(pos.rules, deadline=deadline, options=options, memory_mb=memory)
+                       for _ in range(threads - 1)]
         else:
             backend = make_backend(pos, "python", time_limit)
         t0 = time.perf_counter()
-        r = solve_with(backend, pos, mode, line=False)
+        r = solve_with(backend, pos, mode, line=False, helpers=helpers)
         t = time.perf_counter() - t0
-        st = backend.stats()
+        st = merged_stats([backend, *helpers])
         rows.append({"seed": seed, "time": t, "value": r.value, "complete": r.complete,
                      "nodes": st.get("nodes", 0), "tt_hits": st.get("tt_hits", 0),
                      "tt_bytes": st.get("tt_memory_bytes", 0), "cutoffs": st.get("cutoffs", 0),
                      "first_move_cutoffs": st.get("first_move_cutoffs", 0),
-                     "profile": backend.profile() if engine == "c" else None})
+                     "profile": backend.profile() if engine == "c" and not helpers else None})
     return rows
 
 
@@ -161,6 +167,15 @@ def summarise(label: str, n: int, rows) -> dict:
     return s
 
 
+def compare(label: str, slow_rows, s_slow: dict, fast_rows, s_fast: dict) -> None:
+    """Check two runs on the same positions agree, and print their time ratio."""
+    for a, b in zip(slow_rows, fast_rows):
+        if a["complete"] and b["complete"] and a["value"] != b["value"]:
+            print(f"  VALUE MISMATCH seed {a['seed']}: {a['value']} vs {b['value']}")
+    print(f"{'':<14}    {label}: median x{s_slow['median'] / s_fast['median']:.2f}, "
+          f"total x{sum(r['time'] for r in slow_rows) / sum(r['time'] for r in fast_rows):.2f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--min-n", type=int, default=4)
@@ -169,6 +184,9 @@ def main(argv=None) -> int:
     ap.add_argument("--options", default="all", help="core options, e.g. all, all-equiv, order+summary")
     ap.add_argument("--baseline", default=None,
                     help="also run this core configuration (e.g. plain, order, all-bounds)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="also solve with this many threads (the table memory shared out) and print "
+                         "the wall-clock speed-up over one thread")
     ap.add_argument("--reference-max-n", type=int, default=5, help="run the Python reference up to this N")
     ap.add_argument("--reference-count", type=int, default=5, help="positions per N for the reference")
     ap.add_argument("--count", type=int, default=20, help="positions per N")
@@ -196,11 +214,11 @@ def main(argv=None) -> int:
         if args.baseline:
             base_rows = run(positions, args.mode, args.baseline, args.time_limit)
             s_base = summarise(f"core:{args.baseline}", n, base_rows)
-            for a, b in zip(main_rows, base_rows):
-                if a["complete"] and b["complete"] and a["value"] != b["value"]:
-                    print(f"  VALUE MISMATCH seed {a['seed']}: {a['value']} vs {b['value']}")
-            print(f"{'':<14}    baseline/core: median x{s_base['median'] / s_main['median']:.1f}, "
-                  f"total x{sum(r['time'] for r in base_rows) / sum(r['time'] for r in main_rows):.1f}")
+            compare("baseline/core", base_rows, s_base, main_rows, s_main)
+        if args.threads > 1:
+            par_rows = run(positions, args.mode, args.options, args.time_limit, threads=args.threads)
+            s_par = summarise(f"{args.threads} threads", n, par_rows)
+            compare(f"1 thread/{args.threads} threads", main_rows, s_main, par_rows, s_par)
         if n <= args.reference_max_n:
             sub = positions[: args.reference_count]
             ref_rows = run(sub, args.mode, None, args.time_limit, engine="python")

@@ -219,18 +219,22 @@ def score(game, partial, as_json, rules_text):
               help="Bound the transposition table.")
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True,
               help="Search engine: the compiled core or the pure-Python reference.")
+@click.option("--threads", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Search threads (compiled core; default: every CPU this process may use). "
+                   "Values never depend on it; with 1 the move shown among equals and the line are reproducible.")
 @json_option
 @rules_option
 @handle_errors
-def solve(position, mode, time_limit, memory_mb, engine, as_json, rules_text):
+def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules_text):
     """Solve a position double dummy: its value, every move's value, the best line."""
     from .render import solve_view
     from .solver import solve as run_solve
+    from .solver import usable_cpus
 
     pos = read_position_arg(position, _rules_opt(rules_text))
     with _solve_progress(disable=as_json) as on_progress:
         result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb,
-                           on_progress=on_progress)
+                           on_progress=on_progress, threads=threads or usable_cpus())
     if as_json:
         _emit_json(result.as_dict())
     else:

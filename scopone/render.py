@@ -155,7 +155,8 @@ def solve_view(pos: Position, result, symbols: bool = True) -> Group:
     nodes = st.get("nodes", 0)
     mem = st.get("tt_memory_bytes")
     parts.append(Text(
-        f"engine {st.get('engine')} · {nodes:,} nodes · {st.get('nodes_per_second', 0):,} nodes/s · "
+        f"engine {st.get('engine')}" + (f" · {st['threads']} threads" if st.get("threads", 1) > 1 else "")
+        + f" · {nodes:,} nodes · {st.get('nodes_per_second', 0):,} nodes/s · "
         f"{st.get('time', 0):.3f} s · TT hits {hits:,}"
         + (f" · TT entries {st['tt_entries']:,}" if "tt_entries" in st else "")
         + (f" · TT memory {mem / 2**20:.1f} MiB" if mem else ""), style="dim"))

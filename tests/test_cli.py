@@ -101,6 +101,16 @@ def test_solve_example_json():
     assert len(d["line"]) == 16
 
 
+def test_solve_threads_change_no_value():
+    one = json.loads(run("solve", EX / "endgame-4.json", "--json", "--threads", "1").stdout)
+    two = json.loads(run("solve", EX / "endgame-4.json", "--json", "--threads", "2").stdout)
+    assert two["stats"]["threads"] == 2 and "threads" not in one["stats"]
+    assert two["value"] == one["value"]
+    assert sorted((m["move"], m["value"]) for m in two["moves"]) == sorted((m["move"], m["value"]) for m in one["moves"])
+    bad = run("solve", EX / "endgame-4.json", "--threads", "0", ok=False)
+    assert bad.exit_code == 2 and "--threads" in bad.output
+
+
 def _write(tmp_path, name, data):
     p = tmp_path / name
     p.write_text(data if isinstance(data, str) else json.dumps(data))

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Callable
 
@@ -57,7 +58,8 @@ def make_backend(position: Position, engine: str = "auto", time_limit: float | N
 def solve(position: Position, mode: str = "all", *, engine: str = "auto",
           time_limit: float | None = None, memory_mb: int | None = None,
           line: bool = True, use_tt: bool = True,
-          on_progress: Callable[[SolveProgress], None] | None = None) -> SolveResult:
+          on_progress: Callable[[SolveProgress], None] | None = None,
+          threads: int = 1) -> SolveResult:
     """Solve ``position`` double dummy.
 
     ``mode``: ``best`` (one best move), ``optimal`` (every move reaching the
@@ -65,10 +67,35 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     (seconds) or on Ctrl-C the result is marked incomplete and carries only
     proven bounds.  ``on_progress`` receives a :class:`SolveProgress` (bounds
     proven so far, root moves settled, nodes) after every null-window search.
+    ``threads`` > 1 searches in parallel with the compiled core, one
+    transposition table per thread (``memory_mb`` is shared out between them);
+    the values are the same, and among equally good moves the one shown first
+    may differ from run to run.  The Python engine always uses one thread.
     """
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    if threads > 1:
+        from .core import DEFAULT_MEMORY_MB
+
+        memory_mb = max(16, (memory_mb or DEFAULT_MEMORY_MB) // threads)
     backend = make_backend(position, engine, time_limit, memory_mb, use_tt)
-    return solve_with(backend, position, mode, line=line, on_progress=on_progress)
+    helpers = []
+    if threads > 1 and hasattr(backend, "stop"):  # the compiled core
+        helpers = [make_backend(position, engine, time_limit, memory_mb, use_tt) for _ in range(threads - 1)]
+    return solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (the default of ``scopone solve --threads``).
+
+    >>> usable_cpus() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 __all__ = ["solve", "SolveResult", "SolveProgress", "MoveValue", "minimax", "PythonSearch", "SearchInterrupted",
-           "best_line", "make_backend", "INF"]
+           "best_line", "make_backend", "usable_cpus", "INF"]

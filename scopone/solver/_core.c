@@ -92,6 +92,7 @@ typedef struct {
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
     int busy;                            /* a search is running (the GIL is released meanwhile) */
+    volatile int stop_requested;         /* set by stop() from another thread: searches give up */
     PyThreadState *tstate;
     struct timespec end;
     /* move stack */
@@ -647,6 +648,10 @@ static int grow_tt(Solver *S) {
 
 /* ------------------------------------------------------------------ search */
 static int check_interrupt(Solver *S) {
+    if (S->stop_requested) {
+        S->aborted = 1;
+        return 1;
+    }
     if (S->has_deadline) {
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -1068,6 +1073,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
         S->z1 ^= Z1[c][4]; S->z2 ^= Z2[c][4];
     }
     S->aborted = S->py_error = 0;
+    if (S->stop_requested) Py_RETURN_NONE;
     S->next_check = S->nodes + 100000;
     S->has_deadline = remaining >= 0;
     if (S->has_deadline) {
@@ -1124,6 +1130,15 @@ static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
     return PyLong_FromUnsignedLongLong(e->move);
 }
 
+static PyObject *Solver_stop(Solver *S, PyObject *args) {
+    /* callable while another thread searches (it only sets a flag): the search
+     * notices at its next interrupt check (every 100,000 nodes) */
+    int flag = 1;
+    if (!PyArg_ParseTuple(args, "|p", &flag)) return NULL;
+    S->stop_requested = flag;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     if (refuse_if_busy(S)) return NULL;
     free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
@@ -1166,6 +1181,8 @@ static PyMethodDef Solver_methods[] = {
      "per number of cards left in the hands (list index): nodes, and for the table-searched nodes "
      "that had no cut-off, their count, moves searched and the mover's cards (cumulative)"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "forget the table and counters"},
+    {"stop", (PyCFunction)Solver_stop, METH_VARARGS,
+     "stop(flag=True): searches (running or later) return None until stop(False); thread-safe"},
     {"root_move", (PyCFunction)Solver_root_move, METH_NOARGS,
      "the table's best move (card | captured << 6) for the root of the last search, or None"},
     {"legal_moves", (PyCFunction)Solver_legal_moves, METH_VARARGS,

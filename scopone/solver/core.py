@@ -159,6 +159,11 @@ class CoreBackend:
             raise ValueError("position rules differ from the backend's")
         return self._solver.legal_moves(pos.hands[pos.to_move], pos.table)
 
+    def stop(self, flag: bool = True) -> None:
+        """Make searches give up (a running one, from another thread, within
+        100,000 nodes; later ones at once) until ``stop(False)``."""
+        self._solver.stop(flag)
+
     def clear(self) -> None:
         """Forget the table and the counters."""
         self._solver.clear()

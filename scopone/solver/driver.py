@@ -9,12 +9,14 @@ bounds for the root and for every move.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Callable, Literal, Sequence
 
 from ..position import Move, Position
 from ..scoring import Score
+from .parallel import Workers, merged_stats
 from .reference import INF, SearchInterrupted
 
 Mode = Literal["best", "optimal", "all"]
@@ -114,16 +116,17 @@ class _Bounds:
 
     def test(self, backend, pos: Position, gamma: int) -> bool:
         """Is the value >= gamma?  Narrows the bounds either way."""
-        v = backend.search(pos, gamma - 1, gamma)
+        return self.record(gamma, backend.search(pos, gamma - 1, gamma))
+
+    def record(self, gamma: int, v: int) -> bool:
+        """Take the answer ``v`` of a null-window search at ``gamma``; True if value >= gamma."""
         if v >= gamma:
             self.lower = max(self.lower, v)
-            reached = True
         else:
             self.upper = min(self.upper, v)
-            reached = False
         if self.after:
             self.after()
-        return reached
+        return v >= gamma
 
     def exact(self, backend, pos: Position, guess: int = 0) -> int:
         g = min(max(guess, self.lower), self.upper)
@@ -131,6 +134,59 @@ class _Bounds:
             gamma = g + 1 if g == self.lower else g
             self.test(backend, pos, gamma)
             g = self.lower if self.lower > gamma - 1 else self.upper
+        return self.lower
+
+    def exact_parallel(self, workers: Workers, pos: Position, guess: int = 0) -> int:
+        """:meth:`exact` with one null-window search per worker at a time.
+
+        Each worker tests the untested gamma nearest the current estimate (the
+        last answer, as in MTD(f)); a search that another answer made moot is
+        cancelled.  With the guess off by one, the two searches MTD(f) needs
+        in a row run side by side.
+        """
+        estimate = [guess]
+        flight: dict[int, int] = {}  # worker -> gamma it is testing
+
+        def pick() -> int | None:
+            lo, up = self.lower, self.upper
+            g = min(max(estimate[0], lo), up)
+            busy = set(flight.values())
+            k = 0
+            while True:  # g+1, g, g+2, g-1, ...: nearest g + 1/2 first
+                gamma = g + 1 + k // 2 if k % 2 == 0 else g - k // 2
+                if k % 2 == 0 and gamma > up and g - k // 2 <= lo:
+                    return None
+                if lo < gamma <= up and gamma not in busy:
+                    return gamma
+                k += 1
+
+        def loop(i: int, backend) -> None:
+            mine = pos.copy()
+            while True:
+                with workers.cond:
+                    while True:
+                        if workers.stopping:
+                            raise SearchInterrupted
+                        gamma = pick() if self.lower < self.upper else None
+                        if gamma is not None or not flight:
+                            break
+                        workers.cond.wait()  # another answer may open new work
+                    if gamma is None:
+                        workers.cond.notify_all()
+                        return
+                    flight[i] = gamma
+                v = workers.search(i, mine, gamma - 1, gamma)
+                with workers.cond:
+                    del flight[i]
+                    if v is not None:
+                        self.record(gamma, v)
+                        estimate[0] = v
+                        for j, other in flight.items():
+                            if not self.lower < other <= self.upper:
+                                workers.cancel(j)
+                    workers.cond.notify_all()
+
+        workers.run(loop)
         return self.lower
 
 
@@ -148,15 +204,22 @@ def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]
 
 
 def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
-               on_progress: Callable[[SolveProgress], None] | None = None) -> SolveResult:
+               on_progress: Callable[[SolveProgress], None] | None = None,
+               helpers: Sequence = ()) -> SolveResult:
     """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return.
 
     ``on_progress`` (optional) receives a :class:`SolveProgress` after every
     null-window search, so a caller can show how the bounds narrow.
+    ``helpers``: more backends (the core's) to search in parallel threads, one
+    each; the values are the same, the work is split (root moves in mode
+    ``all``; null-window tests of the root and its moves otherwise).
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
     t0 = time.perf_counter()
+    backends = [backend, *helpers]
+    workers = Workers(backends) if helpers else None
+    report_lock = threading.Lock()  # reports may come from worker threads
     pos = pos.copy()
     maximise = pos.to_move & 1 == 0
     moves = pos.legal_moves()
@@ -165,14 +228,18 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
     def report() -> None:
         if on_progress is None:
             return
+        with report_lock:
+            _report()
+
+    def _report() -> None:
         if mode == "all":
             lo, up = _root_from_moves(per_move, maximise)
             done = sum(b.lower == b.upper for b in per_move)
         else:
             lo, up = root.lower, root.upper
             done = sum(b.lower > -INF or b.upper < INF for b in per_move)
-        on_progress(SolveProgress(lo, up, done, len(moves), phase[0], backend.stats().get("nodes", 0),
-                                  time.perf_counter() - t0))
+        nodes = sum(b.stats().get("nodes", 0) for b in backends)
+        on_progress(SolveProgress(lo, up, done, len(moves), phase[0], nodes, time.perf_counter() - t0))
 
     root = _Bounds(after=report)
     per_move = [_Bounds(after=report) for _ in moves]
@@ -183,35 +250,53 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
             v = pos.score().value
             root.lower = root.upper = v
         elif mode == "all":
-            for mv, b in zip(moves, per_move):
-                pos.push(mv)
-                try:
-                    b.exact(backend, pos, guess)
-                finally:
-                    pos.pop()
-                guess = b.lower
+            if workers:
+                _all_parallel(workers, pos, moves, per_move, guess)
+            else:
+                for mv, b in zip(moves, per_move):
+                    pos.push(mv)
+                    try:
+                        b.exact(backend, pos, guess)
+                    finally:
+                        pos.pop()
+                    guess = b.lower
             vals = [b.lower for b in per_move]
             root.lower = root.upper = max(vals) if maximise else min(vals)
         else:
-            root.exact(backend, pos, guess)
+            if workers:
+                root.exact_parallel(workers, pos, guess)
+            else:
+                root.exact(backend, pos, guess)
             v = root.lower
             phase[0] = "moves"
-            hint = backend.root_move(pos)
-            if hint in moves:  # the move that proved the root's value, most likely
-                i = moves.index(hint)
-                # one assignment, so a Ctrl-C cannot separate a move from its bounds
-                moves, per_move = ([moves[i]] + moves[:i] + moves[i + 1:],
-                                   [per_move[i]] + per_move[:i] + per_move[i + 1:])
-            for mv, b in zip(moves, per_move):
+            # the moves that proved the root's value, most likely, each with the
+            # backend whose table knows it
+            hinted: dict[Move, object] = {}
+            for b in backends:
+                hinted.setdefault(b.root_move(pos), b)
+            first = [m for m in moves if m in hinted]
+            order = [moves.index(m) for m in first] + [i for i, m in enumerate(moves) if m not in hinted]
+            # one assignment, so a Ctrl-C cannot separate a move from its bounds
+            moves, per_move = [moves[i] for i in order], [per_move[i] for i in order]
+
+            def settle(b: _Bounds, be, p: Position) -> bool:
+                reached = b.test(be, p, v) if maximise else not b.test(be, p, v + 1)
+                if reached:
+                    b.lower = b.upper = v
+                return reached
+
+            found = False
+            for mv, b in zip(moves[:len(first)] if workers else moves, per_move):
                 pos.push(mv)
                 try:
-                    reaches = b.test(backend, pos, v) if maximise else not b.test(backend, pos, v + 1)
+                    found = settle(b, hinted.get(mv, backend), pos) or found
                 finally:
                     pos.pop()
-                if reaches:
-                    b.lower = b.upper = v
-                    if mode == "best":
-                        break
+                if found and mode == "best":
+                    break
+            if workers and not (found and mode == "best"):
+                _moves_parallel(workers, pos, moves[len(first):], per_move[len(first):], settle,
+                                stop_at_first=mode == "best")
     except (SearchInterrupted, KeyboardInterrupt):
         complete = False
         if mode == "all":
@@ -235,10 +320,61 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
             result.complete = False
     elif complete and pos.is_over():
         result.final_score = pos.score()
-    result.stats = {"time": time.perf_counter() - t0, **backend.stats()}
+    result.stats = {"time": time.perf_counter() - t0, **merged_stats(backends)}
     n, t = result.stats.get("nodes", 0), result.stats["time"]
     result.stats["nodes_per_second"] = int(n / t) if t > 0 else 0
     return result
+
+
+def _share_out(workers: Workers, pos: Position, count: int, work: Callable[[int, object, Position], None],
+               done: Callable[[], bool] = lambda: False) -> None:
+    """Jobs ``0..count-1`` over the threads: each worker takes the next one and
+    runs ``work(k, backend, mine)`` (``mine``: its own copy of ``pos``), until
+    none is left or ``done()``."""
+    todo = list(range(count))[::-1]
+
+    def loop(i: int, backend) -> None:
+        mine = pos.copy()
+        while True:
+            with workers.cond:
+                if workers.stopping:
+                    raise SearchInterrupted
+                if not todo or done():
+                    return
+                k = todo.pop()
+            work(k, backend, mine)
+
+    workers.run(loop)
+
+
+def _all_parallel(workers: Workers, pos: Position, moves: list[Move], per_move: list[_Bounds], guess: int) -> None:
+    """Mode all over threads: each worker takes the next root move and finds its exact value."""
+    last = [guess]
+
+    def work(k: int, backend, mine: Position) -> None:
+        mine.push(moves[k])
+        try:
+            per_move[k].exact(backend, mine, last[0])
+        finally:
+            mine.pop()
+        last[0] = per_move[k].lower
+
+    _share_out(workers, pos, len(moves), work)
+
+
+def _moves_parallel(workers: Workers, pos: Position, moves: list[Move], per_move: list[_Bounds],
+                    settle: Callable[[_Bounds, object, Position], bool], stop_at_first: bool) -> None:
+    """Modes best/optimal over threads: does each root move keep the root's value?"""
+    found = [False]
+
+    def work(k: int, backend, mine: Position) -> None:
+        mine.push(moves[k])
+        try:
+            found[0] = settle(per_move[k], backend, mine) or found[0]
+        finally:
+            mine.pop()
+
+    _share_out(workers, pos, len(moves), work, done=lambda: stop_at_first and found[0])
 
 
 def reaches(backend, pos: Position, value: int, maximise: bool) -> bool:

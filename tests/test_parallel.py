@@ -1,0 +1,139 @@
+"""Solving on several threads (``solve(..., threads=N)``): same values as one
+thread, clean stops (deadline, Ctrl-C, errors), cancellation of one search."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+
+from scopone.rules import Rules, parse_rules
+from scopone.solver import solve
+from scopone.solver.core import CoreBackend
+from scopone.solver.parallel import Workers, merged_stats
+from test_core import _hard_position, endgame, moves_and_values
+
+RULES = [Rules(), parse_rules("scientifico+re_bello+napola+primiera=sum"), parse_rules("assi+asso_scopa")]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=[r.name for r in RULES])
+def test_threads_give_the_same_values(rules):
+    for seed in range(12):
+        pos = endgame(600 + seed, rules, 2 + seed % 4)
+        one = solve(pos, mode="all", engine="c", line=False)
+        for threads in (2, 3):
+            many = solve(pos, mode="all", engine="c", line=False, threads=threads)
+            assert sorted(moves_and_values(many)) == sorted(moves_and_values(one)), pos.line()
+            assert many.value == one.value
+            optimal = solve(pos, mode="optimal", engine="c", line=False, threads=threads)
+            assert optimal.value == one.value
+            assert {m.move for m in optimal.moves} == {m.move for m in one.moves if m.value == one.value}
+            best = solve(pos, mode="best", engine="c", threads=threads)
+            assert best.value == one.value and best.moves[0].value == one.value
+            assert best.moves[0].move in {m.move for m in optimal.moves}
+            replay = pos.copy()
+            for mv in best.line:
+                replay.push(mv)
+            assert replay.is_over() and replay.result().value == best.value
+
+
+def test_threaded_stats_add_up():
+    pos = endgame(31, Rules(), 4)
+    r = solve(pos, mode="all", threads=2, line=False)
+    assert r.stats["threads"] == 2 and r.stats["nodes"] > 0
+    a, b = CoreBackend(pos.rules), CoreBackend(pos.rules)
+    a.search(pos, -1, 0)
+    b.search(pos, 0, 1)
+    merged = merged_stats([a, b])
+    assert merged["nodes"] == a.stats()["nodes"] + b.stats()["nodes"]
+    assert merged["engine"] == "c"
+
+
+@pytest.mark.parametrize("mode", ["all", "best"])
+def test_threaded_time_limit_gives_bounds(mode):
+    pos, value = _hard_position()
+    r = solve(pos, mode=mode, time_limit=0.05, threads=2)
+    assert not r.complete
+    assert r.lower <= value <= r.upper
+    for m in r.moves:
+        assert m.lower <= m.upper
+
+
+@pytest.mark.parametrize("mode", ["all", "best"])
+def test_threaded_ctrl_c_stops_every_thread(mode):
+    pos, value = _hard_position()
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
+    try:
+        r = solve(pos, mode=mode, threads=2)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert not r.complete
+    assert r.lower <= value <= r.upper
+    running = [t.name for t in threading.enumerate() if t.name.startswith("scopone-search") and t.is_alive()]
+    assert not running  # no search left behind
+
+
+def test_cancel_stops_one_search_and_the_backend_recovers():
+    pos, _ = _hard_position()
+    small = endgame(5, Rules(), 2)
+    expected = CoreBackend(small.rules).search(small, -1000, 1000)
+    got: dict[int, object] = {}
+    started = threading.Event()
+
+    def loop(i, backend):
+        if i == 0:
+            started.set()
+            got["long"] = workers.search(0, pos, -1, 0)  # fresh table: seconds of work
+            got["after"] = workers.search(0, small, -1000, 1000)
+        else:
+            started.wait()
+            time.sleep(0.05)
+            workers.cancel(0)
+
+    workers = Workers([CoreBackend(pos.rules), CoreBackend(pos.rules)])
+    workers.run(loop)
+    assert got["long"] is None
+    assert got["after"] == expected
+
+
+def test_an_error_in_one_thread_stops_the_others():
+    pos, _ = _hard_position()
+
+    def loop(i, backend):
+        if i == 0:
+            time.sleep(0.05)
+            raise ValueError("boom")
+        backend.search(pos, -1, 0)
+
+    workers = Workers([CoreBackend(pos.rules), CoreBackend(pos.rules)])
+    with pytest.raises(ValueError, match="boom"):
+        workers.run(loop)
+    # the stop is lifted afterwards: the backends work again
+    small = endgame(5, Rules(), 2)
+    assert workers.backends[1].search(small, -1000, 1000) == CoreBackend(small.rules).search(small, -1000, 1000)
+
+
+@pytest.mark.parametrize("mode", ["all", "best", "optimal"])
+def test_threaded_progress_narrows(mode):
+    pos = endgame(77, Rules(), 4)
+    seen = []
+    r = solve(pos, mode=mode, on_progress=seen.append, threads=2)
+    assert seen
+    for before, after in zip(seen, seen[1:]):
+        assert after.lower >= before.lower and after.upper <= before.upper
+        assert after.nodes >= before.nodes
+    for p in seen:
+        assert p.lower <= r.value <= p.upper
+
+
+def test_threads_must_be_positive():
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        solve(endgame(1, Rules(), 1), threads=0)
