@@ -12,6 +12,7 @@ import pytest
 from scopone.rules import Rules, parse_rules
 from scopone.solver import solve
 from scopone.solver.core import CoreBackend
+from scopone.solver.driver import solve_with
 from scopone.solver.parallel import Workers, merged_stats
 from test_core import _hard_position, endgame, moves_and_values
 
@@ -137,3 +138,28 @@ def test_threaded_progress_narrows(mode):
 def test_threads_must_be_positive():
     with pytest.raises(ValueError, match="threads must be at least 1"):
         solve(endgame(1, Rules(), 1), threads=0)
+
+
+def test_progress_ticks_during_a_long_search():
+    # a search can take minutes: reports keep coming while it runs, not only after it
+    pos = endgame(12, Rules(), 2)
+    real = CoreBackend(pos.rules)
+    finished: list[int] = []
+    seen: list[tuple[int, int]] = []
+
+    class Slow:
+        def search(self, p, alpha, beta):
+            time.sleep(1.2)
+            v = real.search(p, alpha, beta)
+            finished.append(1)
+            return v
+
+        def root_move(self, p):
+            return None
+
+        def stats(self):
+            return real.stats()
+
+    r = solve_with(Slow(), pos, "best", line=False, on_progress=lambda p: seen.append(len(finished)))
+    assert r.complete
+    assert seen[0] == 0  # the first report came while the first search still ran

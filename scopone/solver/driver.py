@@ -209,7 +209,8 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
     """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return.
 
     ``on_progress`` (optional) receives a :class:`SolveProgress` after every
-    null-window search, so a caller can show how the bounds narrow.
+    null-window search and every half second, so a caller can show how the
+    bounds narrow (it may be called from another thread, never concurrently).
     ``helpers``: more backends (the core's) to search in parallel threads, one
     each; the values are the same, the work is split (root moves in mode
     ``all``; null-window tests of the root and its moves otherwise).
@@ -243,83 +244,98 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
 
     root = _Bounds(after=report)
     per_move = [_Bounds(after=report) for _ in moves]
-    complete = True
-    guess = _guess(pos)
+    # between searches too (they can take minutes), the nodes count moves on
+    ticking = threading.Event()
+
+    def tick() -> None:
+        while not ticking.wait(0.5):
+            report()
+
+    ticker = threading.Thread(target=tick, name="scopone-progress", daemon=True)
+    if on_progress is not None:
+        ticker.start()
     try:
-        if pos.is_over():
-            v = pos.score().value
-            root.lower = root.upper = v
-        elif mode == "all":
-            if workers:
-                _all_parallel(workers, pos, moves, per_move, guess)
+        complete = True
+        guess = _guess(pos)
+        try:
+            if pos.is_over():
+                v = pos.score().value
+                root.lower = root.upper = v
+            elif mode == "all":
+                if workers:
+                    _all_parallel(workers, pos, moves, per_move, guess)
+                else:
+                    for mv, b in zip(moves, per_move):
+                        pos.push(mv)
+                        try:
+                            b.exact(backend, pos, guess)
+                        finally:
+                            pos.pop()
+                        guess = b.lower
+                vals = [b.lower for b in per_move]
+                root.lower = root.upper = max(vals) if maximise else min(vals)
             else:
-                for mv, b in zip(moves, per_move):
+                if workers:
+                    root.exact_parallel(workers, pos, guess)
+                else:
+                    root.exact(backend, pos, guess)
+                v = root.lower
+                phase[0] = "moves"
+                # the moves that proved the root's value, most likely, each with the
+                # backend whose table knows it
+                hinted: dict[Move, object] = {}
+                for b in backends:
+                    hinted.setdefault(b.root_move(pos), b)
+                first = [m for m in moves if m in hinted]
+                order = [moves.index(m) for m in first] + [i for i, m in enumerate(moves) if m not in hinted]
+                # one assignment, so a Ctrl-C cannot separate a move from its bounds
+                moves, per_move = [moves[i] for i in order], [per_move[i] for i in order]
+
+                def settle(b: _Bounds, be, p: Position) -> bool:
+                    reached = b.test(be, p, v) if maximise else not b.test(be, p, v + 1)
+                    if reached:
+                        b.lower = b.upper = v
+                    return reached
+
+                found = False
+                for mv, b in zip(moves[:len(first)] if workers else moves, per_move):
                     pos.push(mv)
                     try:
-                        b.exact(backend, pos, guess)
+                        found = settle(b, hinted.get(mv, backend), pos) or found
                     finally:
                         pos.pop()
-                    guess = b.lower
-            vals = [b.lower for b in per_move]
-            root.lower = root.upper = max(vals) if maximise else min(vals)
-        else:
-            if workers:
-                root.exact_parallel(workers, pos, guess)
-            else:
-                root.exact(backend, pos, guess)
-            v = root.lower
-            phase[0] = "moves"
-            # the moves that proved the root's value, most likely, each with the
-            # backend whose table knows it
-            hinted: dict[Move, object] = {}
-            for b in backends:
-                hinted.setdefault(b.root_move(pos), b)
-            first = [m for m in moves if m in hinted]
-            order = [moves.index(m) for m in first] + [i for i, m in enumerate(moves) if m not in hinted]
-            # one assignment, so a Ctrl-C cannot separate a move from its bounds
-            moves, per_move = [moves[i] for i in order], [per_move[i] for i in order]
-
-            def settle(b: _Bounds, be, p: Position) -> bool:
-                reached = b.test(be, p, v) if maximise else not b.test(be, p, v + 1)
-                if reached:
-                    b.lower = b.upper = v
-                return reached
-
-            found = False
-            for mv, b in zip(moves[:len(first)] if workers else moves, per_move):
-                pos.push(mv)
-                try:
-                    found = settle(b, hinted.get(mv, backend), pos) or found
-                finally:
-                    pos.pop()
-                if found and mode == "best":
-                    break
-            if workers and not (found and mode == "best"):
-                _moves_parallel(workers, pos, moves[len(first):], per_move[len(first):], settle,
-                                stop_at_first=mode == "best")
-    except (SearchInterrupted, KeyboardInterrupt):
-        complete = False
-        if mode == "all":
-            # what the per-move bounds prove about the root
-            lo, up = _root_from_moves(per_move, maximise)
-            root.lower, root.upper = max(root.lower, lo), min(root.upper, up)
-    shown = [MoveValue(m, b.lower, b.upper) for m, b in zip(moves, per_move)]
-    if complete and mode != "all":
-        shown = [mv for mv in shown if mv.value == root.lower]
-    elif not complete and mode != "all":
-        shown = [mv for mv in shown if mv.lower > -INF or mv.upper < INF]
-    sign = -1 if maximise else 1
-    shown.sort(key=lambda mv: (sign * (mv.lower + mv.upper), mv.move))
-    result = SolveResult(root.lower, root.upper, pos.to_move, mode, shown, complete=complete)
-    if complete and line and not pos.is_over():
-        phase[0] = "line"
-        report()
-        try:
-            result.line, result.final_score = best_line(backend, pos, root.lower, shown[0].move)
+                    if found and mode == "best":
+                        break
+                if workers and not (found and mode == "best"):
+                    _moves_parallel(workers, pos, moves[len(first):], per_move[len(first):], settle,
+                                    stop_at_first=mode == "best")
         except (SearchInterrupted, KeyboardInterrupt):
-            result.complete = False
-    elif complete and pos.is_over():
-        result.final_score = pos.score()
+            complete = False
+            if mode == "all":
+                # what the per-move bounds prove about the root
+                lo, up = _root_from_moves(per_move, maximise)
+                root.lower, root.upper = max(root.lower, lo), min(root.upper, up)
+        shown = [MoveValue(m, b.lower, b.upper) for m, b in zip(moves, per_move)]
+        if complete and mode != "all":
+            shown = [mv for mv in shown if mv.value == root.lower]
+        elif not complete and mode != "all":
+            shown = [mv for mv in shown if mv.lower > -INF or mv.upper < INF]
+        sign = -1 if maximise else 1
+        shown.sort(key=lambda mv: (sign * (mv.lower + mv.upper), mv.move))
+        result = SolveResult(root.lower, root.upper, pos.to_move, mode, shown, complete=complete)
+        if complete and line and not pos.is_over():
+            phase[0] = "line"
+            report()
+            try:
+                result.line, result.final_score = best_line(backend, pos, root.lower, shown[0].move)
+            except (SearchInterrupted, KeyboardInterrupt):
+                result.complete = False
+        elif complete and pos.is_over():
+            result.final_score = pos.score()
+    finally:
+        ticking.set()
+        if ticker.is_alive():
+            ticker.join()
     result.stats = {"time": time.perf_counter() - t0, **merged_stats(backends)}
     n, t = result.stats.get("nodes", 0), result.stats["time"]
     result.stats["nodes_per_second"] = int(n / t) if t > 0 else 0
