@@ -220,7 +220,8 @@ def score(game, partial, as_json, rules_text):
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True,
               help="Search engine: the compiled core or the pure-Python reference.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Search threads (compiled core; default: every CPU this process may use). "
+              help="Search threads (compiled core; default: every CPU this process may use, "
+                   "one for 4 cards per hand or fewer). "
                    "Values never depend on it; with 1 the move shown among equals and the line are reproducible.")
 @json_option
 @rules_option
@@ -229,12 +230,11 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules
     """Solve a position double dummy: its value, every move's value, the best line."""
     from .render import solve_view
     from .solver import solve as run_solve
-    from .solver import usable_cpus
 
     pos = read_position_arg(position, _rules_opt(rules_text))
     with _solve_progress(disable=as_json) as on_progress:
         result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb,
-                           on_progress=on_progress, threads=threads or usable_cpus())
+                           on_progress=on_progress, threads=threads or _default_threads(pos))
     if as_json:
         _emit_json(result.as_dict())
     else:
@@ -242,6 +242,15 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules
         con.print(solve_view(pos, result, _symbols(con)))
     if not result.complete:
         sys.exit(3)
+
+
+def _default_threads(pos) -> int:
+    """Every usable CPU, but one thread for positions of 4 cards per hand or fewer:
+    they take milliseconds, and starting threads costs more than it saves there
+    (``python benchmarks/solve.py --max-n 5 --threads 2``)."""
+    from .solver import usable_cpus
+
+    return usable_cpus() if pos.cards_left() > 16 else 1
 
 
 @contextmanager

@@ -105,6 +105,8 @@ def test_solve_threads_change_no_value():
     one = json.loads(run("solve", EX / "endgame-4.json", "--json", "--threads", "1").stdout)
     two = json.loads(run("solve", EX / "endgame-4.json", "--json", "--threads", "2").stdout)
     assert two["stats"]["threads"] == 2 and "threads" not in one["stats"]
+    default = json.loads(run("solve", EX / "endgame-4.json", "--json").stdout)
+    assert "threads" not in default["stats"]  # 4 cards per hand: one thread unless asked
     assert two["value"] == one["value"]
     assert sorted((m["move"], m["value"]) for m in two["moves"]) == sorted((m["move"], m["value"]) for m in one["moves"])
     bad = run("solve", EX / "endgame-4.json", "--threads", "0", ok=False)
