@@ -14,6 +14,7 @@ from scopone.solver import solve
 from scopone.solver.core import CoreBackend
 from scopone.solver.driver import solve_with
 from scopone.solver.parallel import Workers, merged_stats
+from scopone.solver.reference import SearchInterrupted
 from test_core import _hard_position, endgame, moves_and_values
 
 RULES = [Rules(), parse_rules("scientifico+re_bello+napola+primiera=sum"), parse_rules("assi+asso_scopa")]
@@ -163,3 +164,53 @@ def test_progress_ticks_during_a_long_search():
     r = solve_with(Slow(), pos, "best", line=False, on_progress=lambda p: seen.append(len(finished)))
     assert r.complete
     assert seen[0] == 0  # the first report came while the first search still ran
+
+
+def test_a_second_ctrl_c_while_stopping_still_waits_for_every_thread():
+    pos, _ = _hard_position()
+    small = endgame(5, Rules(), 2)
+    expected = CoreBackend(small.rules).search(small, -1000, 1000)
+    raised = [0]
+
+    def interrupt(signum, frame):
+        if raised[0] < 2:  # two Ctrl-C, the second while the threads are stopping
+            raised[0] += 1
+            raise KeyboardInterrupt
+
+    def loop(i, backend):
+        try:
+            backend.search(pos, -1, 0)
+        except SearchInterrupted:
+            time.sleep(0.3)  # slow to stop: the second Ctrl-C lands meanwhile
+            raise
+
+    workers = Workers([CoreBackend(pos.rules), CoreBackend(pos.rules)])
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.05, 0.1)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            workers.run(loop)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert raised[0] == 2
+    assert not [t for t in threading.enumerate() if t.name.startswith("scopone-search") and t.is_alive()]
+    for b in workers.backends:  # no stop left behind
+        assert b.search(small, -1000, 1000) == expected
+
+
+def test_cancel_without_a_running_search_does_nothing():
+    small = endgame(5, Rules(), 2)
+    workers = Workers([CoreBackend(small.rules)])
+    workers.cancel(0)
+    assert workers.backends[0].search(small, -1000, 1000) == CoreBackend(small.rules).search(small, -1000, 1000)
+    assert workers.search(0, small, -1000, 1000, wanted=lambda: False) is None
+
+
+def test_memory_bound_is_for_all_threads_together():
+    pos = endgame(21, Rules(), 6)
+    one = solve(pos, mode="best", line=False)
+    assert one.stats["tt_memory_bytes"] > 2 * 2**20  # the table wants more than the bound below
+    r = solve(pos, mode="best", line=False, memory_mb=2, threads=2)  # 1 MB each (the core's least)
+    assert r.value == one.value
+    assert r.stats["tt_memory_bytes"] <= 2 * 2**20

@@ -77,7 +77,7 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     if threads > 1:
         from .core import DEFAULT_MEMORY_MB
 
-        memory_mb = max(16, (memory_mb or DEFAULT_MEMORY_MB) // threads)
+        memory_mb = (memory_mb or DEFAULT_MEMORY_MB) / threads  # the bound is for all tables together
     backend = make_backend(position, engine, time_limit, memory_mb, use_tt)
     helpers = []
     if threads > 1 and hasattr(backend, "stop"):  # the compiled core

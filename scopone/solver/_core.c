@@ -1073,6 +1073,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
         S->z1 ^= Z1[c][4]; S->z2 ^= Z2[c][4];
     }
     S->aborted = S->py_error = 0;
+    S->root_keyed = 0;
     if (S->stop_requested) Py_RETURN_NONE;
     S->next_check = S->nodes + 100000;
     S->has_deadline = remaining >= 0;

@@ -175,7 +175,8 @@ class _Bounds:
                         workers.cond.notify_all()
                         return
                     flight[i] = gamma
-                v = workers.search(i, mine, gamma - 1, gamma)
+                v = workers.search(i, mine, gamma - 1, gamma,
+                                   wanted=lambda: self.lower < gamma <= self.upper)
                 with workers.cond:
                     del flight[i]
                     if v is not None:
@@ -325,8 +326,8 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
         result = SolveResult(root.lower, root.upper, pos.to_move, mode, shown, complete=complete)
         if complete and line and not pos.is_over():
             phase[0] = "line"
-            report()
             try:
+                report()
                 result.line, result.final_score = best_line(backend, pos, root.lower, shown[0].move)
             except (SearchInterrupted, KeyboardInterrupt):
                 result.complete = False
@@ -334,8 +335,11 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
             result.final_score = pos.score()
     finally:
         ticking.set()
-        if ticker.is_alive():
-            ticker.join()
+        while ticker.is_alive():
+            try:
+                ticker.join()
+            except KeyboardInterrupt:  # the search is over: nothing left to stop
+                pass
     result.stats = {"time": time.perf_counter() - t0, **merged_stats(backends)}
     n, t = result.stats.get("nodes", 0), result.stats["time"]
     result.stats["nodes_per_second"] = int(n / t) if t > 0 else 0

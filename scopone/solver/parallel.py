@@ -20,6 +20,7 @@ modes on it.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Callable, Sequence
 
 from .reference import SearchInterrupted
@@ -34,63 +35,95 @@ class Workers:
         self.cond = threading.Condition(threading.RLock())
         self.stopping = False
         self._cancelled: set[int] = set()
+        self._active: set[int] = set()  # backends searching through :meth:`search`
 
     def run(self, loop: Callable[[int, Any], None]) -> None:
         """Run ``loop(i, backend)`` in one thread per backend and wait for all.
 
         Ctrl-C in the calling thread stops every search and raises
-        KeyboardInterrupt here; the first exception of a loop (e.g.
-        SearchInterrupted at a deadline) stops the others and is raised here.
+        KeyboardInterrupt here once every thread has ended; the first exception
+        of a loop (e.g. SearchInterrupted at a deadline) stops the others and is
+        raised here.
         """
         errors: list[BaseException] = []
+        finished = [threading.Event() for _ in self.backends]
+        began = [threading.Event() for _ in self.backends]
 
         def body(i: int, backend: Any) -> None:
+            began[i].set()
             try:
                 loop(i, backend)
             except BaseException as e:  # noqa: BLE001 - handed to the caller's thread
                 with self.cond:
                     errors.append(e)
                     self._stop_all()
+            finally:
+                finished[i].set()
 
+        def wait_all() -> None:
+            # a plain sleep, not Thread.join: on CPython 3.11 a KeyboardInterrupt
+            # inside join() can mark a running thread as ended
+            while not all(f.is_set() for f in finished):
+                time.sleep(0.02)
+
+        self._resume()  # a stop left over from an earlier run must not cut this one short
         threads = [threading.Thread(target=body, args=(i, b), name=f"scopone-search-{i}",
                                     daemon=True) for i, b in enumerate(self.backends)]
-        self.stopping = False
-        for t in threads:
-            t.start()
+        started = 0
         try:
-            for t in threads:
-                while t.is_alive():
-                    t.join(0.05)  # a short join, so Ctrl-C reaches this thread
-        except KeyboardInterrupt:
-            with self.cond:
-                self._stop_all()
-            for t in threads:
-                t.join()
+            try:
+                for t in threads:
+                    t.start()
+                    started += 1
+                wait_all()
+            except KeyboardInterrupt:
+                with self.cond:
+                    self._stop_all()
+                for f in finished[started + 1:]:  # never started
+                    f.set()
+                # the one whose start() was interrupted may or may not run: it
+                # runs within moments if it was created at all
+                if started < len(threads) and not began[started].wait(1.0):
+                    finished[started].set()
+                while True:  # every search stops within 100,000 nodes; wait for them all
+                    try:
+                        wait_all()
+                        break
+                    except KeyboardInterrupt:
+                        pass
+                raise
+        finally:
             self._resume()
-            raise
-        self._resume()
         if errors:
             # a real error first; SearchInterrupted of the loops it stopped after
             raise next((e for e in errors if not isinstance(e, SearchInterrupted)), errors[0])
 
-    def search(self, i: int, pos, alpha: int, beta: int) -> int | None:
-        """``backends[i].search``, or None when :meth:`cancel` stopped it."""
+    def search(self, i: int, pos, alpha: int, beta: int, wanted: Callable[[], bool] | None = None) -> int | None:
+        """``backends[i].search``, or None when :meth:`cancel` stopped it, or when
+        ``wanted()`` (checked under :attr:`cond` as it starts) is false."""
         backend = self.backends[i]
+        with self.cond:
+            if wanted is not None and not wanted():
+                return None
+            self._active.add(i)
         try:
             v = backend.search(pos, alpha, beta)
         except SearchInterrupted:
             with self.cond:
+                self._active.discard(i)
                 if self._uncancel(i):
                     return None
             raise
         with self.cond:
+            self._active.discard(i)
             self._uncancel(i)  # cancelled just as it finished: the answer stands
         return v
 
     def cancel(self, i: int) -> None:
-        """Stop the search running on ``backends[i]`` (it returns None from :meth:`search`)."""
+        """Stop the search running on ``backends[i]`` (it returns None from :meth:`search`);
+        nothing if none runs there."""
         with self.cond:
-            if not self.stopping:
+            if not self.stopping and i in self._active:
                 self._cancelled.add(i)
                 self.backends[i].stop(True)
 
@@ -109,9 +142,11 @@ class Workers:
         self.cond.notify_all()
 
     def _resume(self) -> None:
-        for b in self.backends:
-            b.stop(False)
-        self._cancelled.clear()
+        with self.cond:
+            self.stopping = False
+            for b in self.backends:
+                b.stop(False)
+            self._cancelled.clear()
 
 
 def merged_stats(backends: Sequence[Any]) -> dict:
