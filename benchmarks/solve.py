@@ -111,7 +111,7 @@ def run(positions, mode: str, options, time_limit: float | None, engine: str = "
         deadline = time.monotonic() + time_limit if time_limit else None
         helpers = []
         if engine == "c":
-            memory = DEFAULT_MEMORY_MB // threads
+            memory = DEFAULT_MEMORY_MB / threads  # shared out, as solve(threads=N) does
             backend = CoreBackend(pos.rules, deadline=deadline, options=options, memory_mb=memory)
             helpers = [CoreBackend(pos.rules, deadline=deadline, options=options, memory_mb=memory)
                        for _ in range(threads - 1)]

@@ -1085,7 +1085,6 @@ static PyObject *Solver_search(Solver *S, PyObject *args) {
         S->end.tv_nsec = (long)((secs - (double)S->end.tv_sec) * 1e9);
     }
     if (S->use_tt && alloc_tt(S) < 0) return NULL;
-    S->root_keyed = 0;
     S->busy = 1;
     S->tstate = PyEval_SaveThread();
     int v = ab(S, 0, alpha, beta);

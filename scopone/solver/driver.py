@@ -263,16 +263,7 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
                 v = pos.score().value
                 root.lower = root.upper = v
             elif mode == "all":
-                if workers:
-                    _all_parallel(workers, pos, moves, per_move, guess)
-                else:
-                    for mv, b in zip(moves, per_move):
-                        pos.push(mv)
-                        try:
-                            b.exact(backend, pos, guess)
-                        finally:
-                            pos.pop()
-                        guess = b.lower
+                _every_move_exact(workers, backend, pos, moves, per_move, guess)
                 vals = [b.lower for b in per_move]
                 root.lower = root.upper = max(vals) if maximise else min(vals)
             else:
@@ -299,17 +290,17 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
                     return reached
 
                 found = False
-                for mv, b in zip(moves[:len(first)] if workers else moves, per_move):
+                for mv, b in zip(first, per_move):
                     pos.push(mv)
                     try:
-                        found = settle(b, hinted.get(mv, backend), pos) or found
+                        found = settle(b, hinted[mv], pos) or found
                     finally:
                         pos.pop()
                     if found and mode == "best":
                         break
-                if workers and not (found and mode == "best"):
-                    _moves_parallel(workers, pos, moves[len(first):], per_move[len(first):], settle,
-                                    stop_at_first=mode == "best")
+                if not (found and mode == "best"):
+                    _settle_moves(workers, backend, pos, moves[len(first):], per_move[len(first):], settle,
+                                  stop_at_first=mode == "best")
         except (SearchInterrupted, KeyboardInterrupt):
             complete = False
             if mode == "all":
@@ -346,11 +337,18 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
     return result
 
 
-def _share_out(workers: Workers, pos: Position, count: int, work: Callable[[int, object, Position], None],
-               done: Callable[[], bool] = lambda: False) -> None:
-    """Jobs ``0..count-1`` over the threads: each worker takes the next one and
-    runs ``work(k, backend, mine)`` (``mine``: its own copy of ``pos``), until
-    none is left or ``done()``."""
+def _share_out(workers: Workers | None, backend, pos: Position, count: int,
+               work: Callable[[int, object, Position], None], done: Callable[[], bool] = lambda: False) -> None:
+    """Jobs ``0..count-1``, in order, until none is left or ``done()``: each runs
+    ``work(k, backend, mine)``.  With ``workers``, each thread takes the next job
+    with its own backend and its own copy ``mine`` of ``pos``; without, they run
+    here on ``backend`` and ``pos``."""
+    if workers is None:
+        for k in range(count):
+            if done():
+                return
+            work(k, backend, pos)
+        return
     todo = list(range(count))[::-1]
 
     def loop(i: int, backend) -> None:
@@ -367,8 +365,9 @@ def _share_out(workers: Workers, pos: Position, count: int, work: Callable[[int,
     workers.run(loop)
 
 
-def _all_parallel(workers: Workers, pos: Position, moves: list[Move], per_move: list[_Bounds], guess: int) -> None:
-    """Mode all over threads: each worker takes the next root move and finds its exact value."""
+def _every_move_exact(workers: Workers | None, backend, pos: Position, moves: list[Move],
+                      per_move: list[_Bounds], guess: int) -> None:
+    """Mode all: the exact value of every root move, each search guessing the last value found."""
     last = [guess]
 
     def work(k: int, backend, mine: Position) -> None:
@@ -379,12 +378,12 @@ def _all_parallel(workers: Workers, pos: Position, moves: list[Move], per_move: 
             mine.pop()
         last[0] = per_move[k].lower
 
-    _share_out(workers, pos, len(moves), work)
+    _share_out(workers, backend, pos, len(moves), work)
 
 
-def _moves_parallel(workers: Workers, pos: Position, moves: list[Move], per_move: list[_Bounds],
-                    settle: Callable[[_Bounds, object, Position], bool], stop_at_first: bool) -> None:
-    """Modes best/optimal over threads: does each root move keep the root's value?"""
+def _settle_moves(workers: Workers | None, backend, pos: Position, moves: list[Move], per_move: list[_Bounds],
+                  settle: Callable[[_Bounds, object, Position], bool], stop_at_first: bool) -> None:
+    """Modes best/optimal: does each root move keep the root's value?"""
     found = [False]
 
     def work(k: int, backend, mine: Position) -> None:
@@ -394,7 +393,7 @@ def _moves_parallel(workers: Workers, pos: Position, moves: list[Move], per_move
         finally:
             mine.pop()
 
-    _share_out(workers, pos, len(moves), work, done=lambda: stop_at_first and found[0])
+    _share_out(workers, backend, pos, len(moves), work, done=lambda: stop_at_first and found[0])
 
 
 def reaches(backend, pos: Position, value: int, maximise: bool) -> bool:
