@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 
 from .errors import ScoponeError
-from .policies import get_policy
 from .position import Position
 from .rules import Rules
 
@@ -43,8 +42,8 @@ def deal(seed: int | None = None, rules: Rules | None = None, *, first: int = 0,
     if cards_per_hand is not None:
         if not 0 <= cards_per_hand <= per_hand:
             raise ScoponeError(f"cards-per-hand must be 0..{per_hand} for {rules.deal}, not {cards_per_hand}")
-        choose = get_policy(policy)
-        while pos.cards_left() > 4 * cards_per_hand:
-            pos.push(choose(pos, rng))
-        pos = pos.copy()  # forget the move stack: the endgame is the new start
+        from .players import make_player
+        from .players.base import play_to
+
+        pos = play_to(pos, make_player(policy), rng, 4 * cards_per_hand).copy()  # forget the move stack: the endgame is the new start
     return pos

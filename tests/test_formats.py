@@ -16,7 +16,8 @@ from scopone.formats import (
     GameRecord, game_from_dict, load_game, load_position, position_from_dict, position_to_dict,
     write_json_atomic,
 )
-from scopone.policies import random_move
+from scopone.observation import observe
+from scopone.players import RandomPlayer
 from scopone.rules import PRESETS
 
 EX = Path(__file__).resolve().parent.parent / "examples"
@@ -57,7 +58,7 @@ def test_position_and_game_round_trip(rules, seed):
     for _ in range(rng.randrange(0, 41 - pos.cards_left() % 4 if pos.cards_left() else 1)):
         if pos.is_over():
             break
-        m = random_move(pos, rng)
+        m = RandomPlayer().choose(observe(pos), rng)
         moves.append(m.text())
         pos.push(m)
     d = position_to_dict(pos)

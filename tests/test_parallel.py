@@ -15,7 +15,7 @@ from scopone.solver.core import CoreBackend
 from scopone.solver.driver import solve_with
 from scopone.solver.parallel import Workers, merged_stats
 from scopone.solver.reference import SearchInterrupted
-from test_core import _hard_position, endgame, moves_and_values
+from test_core import _hard_position, _long_search_position, endgame, moves_and_values
 
 RULES = [Rules(), parse_rules("scientifico+re_bello+napola+primiera=sum"), parse_rules("assi+asso_scopa")]
 
@@ -84,7 +84,7 @@ def test_threaded_ctrl_c_stops_every_thread(mode):
 
 
 def test_cancel_stops_one_search_and_the_backend_recovers():
-    pos, _ = _hard_position()
+    pos = _long_search_position()
     small = endgame(5, Rules(), 2)
     expected = CoreBackend(small.rules).search(small, -1000, 1000)
     got: dict[int, object] = {}

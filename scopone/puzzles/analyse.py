@@ -15,7 +15,7 @@ import networkx as nx
 
 from ..cards import SUIT_PERMUTATIONS
 from ..formats import position_to_dict
-from ..policies import greedy_move
+from ..players import greedy_choice
 from ..position import SEAT_NAMES, Move, Position
 from ..scoring import TEAMS
 from ..solver import make_backend
@@ -123,7 +123,7 @@ class Analyst:
 
 def _pick_reply(pos: Position, replies: list[Move]) -> Move:
     """The defenders' most natural resistant reply: the greedy choice among those keeping the value."""
-    g = greedy_move(pos)
+    g = greedy_choice(pos.table, pos.cards_left(), pos.legal_moves())
     return g if g in replies else replies[0]
 
 
@@ -205,7 +205,7 @@ def analyse(cand: Candidate, engine: str = "auto") -> dict:
     if found is None:
         raise Rejected("no unique best move")
     best, value = found
-    tempting = greedy_move(pos)
+    tempting = greedy_choice(pos.table, pos.cards_left(), pos.legal_moves())
     if tempting == best:
         raise Rejected("the greedy move is best")
     team = pos.to_move & 1

@@ -15,16 +15,17 @@ import itertools
 import random
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from .. import __version__
+from ..batch import run_ordered
 from ..deal import deal
 from ..errors import FormatError, ScoponeError
 from ..formats import read_json, write_json_atomic
-from ..policies import get_policy
+from ..players import make_player
+from ..players.base import play_to
 from ..rules import Rules, parse_rules
 from .analyse import Candidate, Rejected, analyse
 
@@ -44,10 +45,7 @@ def make_candidate(seed: int, index: int, cards: tuple[int, int], rules: Rules) 
     first = rng.randrange(4)
     extra = rng.randrange(4) if n > 1 else 0
     pos = deal(deal_seed, rules, first=first, cards_per_hand=n, policy=policy)
-    choose = get_policy(policy)
-    for _ in range(extra):
-        pos.push(choose(pos, rng))
-    pos = pos.copy()
+    pos = play_to(pos, make_player(policy), rng, pos.cards_left() - extra).copy()
     source = {"seed": seed, "candidate": index, "deal_seed": deal_seed, "policy": policy,
               "first": first, "cards_per_hand": n, "extra_plays": extra}
     return Candidate(pos, source)
@@ -171,34 +169,8 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
     try:
         if progress.accepted >= n:
             return data
-        if workers <= 1:
-            for job in jobs:
-                take(*run_job(job))
-                if progress.accepted >= n:
-                    break
-        else:
-            _run_parallel(jobs, workers, take, lambda: progress.accepted >= n)
+        run_ordered(run_job, jobs, lambda r: take(*r), workers, lambda: progress.accepted >= n)
     finally:
         save()
     return data
 
-
-def _run_parallel(jobs, workers: int, take, done: Callable[[], bool]) -> None:
-    """Analyse jobs in parallel but take results in stream order (the stream is endless)."""
-    window = 4 * workers
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: dict[int, object] = {}
-        order: list[int] = []
-        try:
-            for job in jobs:
-                pending[job.index] = pool.submit(run_job, job)
-                order.append(job.index)
-                if len(pending) < window:
-                    continue
-                first = order.pop(0)
-                take(*pending.pop(first).result())
-                if done():
-                    break
-        finally:
-            for f in pending.values():
-                f.cancel()

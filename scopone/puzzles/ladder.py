@@ -7,7 +7,7 @@ move of the solution line (the defenders' replies are given).  The rungs:
    when chance play finds it at least half the time (the product of
    1 / legal moves over the solving moves is at least 1/2), which a puzzle
    (three or more legal moves) never allows: it anchors the bottom of the scale;
-2. ``greedy``: the one-ply greedy player of :mod:`scopone.policies`;
+2. ``greedy``: the one-ply greedy player of :mod:`scopone.players.basic`;
 3. ``cautious``: greedy, minus what the next opponent can take at once
    (it looks one reply ahead, with the greedy scores);
 4. ``search-2``, ``search-4``, ``search-6``: alpha-beta to 2, 4 and 6 plies
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..cards import DENARI_MASK, PRIMIERA_VALUE, SETTEBELLO, iter_cards
-from ..policies import greedy_move, greedy_score
+from ..players import greedy_choice, greedy_score
 from ..position import Move, Position
 from ..scoring import primiera_by_suit
 
@@ -92,10 +92,10 @@ def cautious_move(pos: Position) -> Move:
     work = pos.copy()
     best, best_v = None, None
     for m in work.legal_moves():
-        v = greedy_score(work, m)
+        v = greedy_score(work.table, work.cards_left(), m)
         work.push(m)
         if not work.is_over():
-            v -= max(greedy_score(work, r) for r in work.legal_moves())
+            v -= max(greedy_score(work.table, work.cards_left(), r) for r in work.legal_moves())
         work.pop()
         if best_v is None or v > best_v + 1e-9:
             best, best_v = m, v
@@ -134,7 +134,7 @@ class Rung:
 
 LADDER: tuple[Rung, ...] = (
     Rung("random", 1, "beginner", random_rung_move, random_finds),
-    Rung("greedy", 2, "easy", lambda p: greedy_move(p)),
+    Rung("greedy", 2, "easy", lambda p: greedy_choice(p.table, p.cards_left(), p.legal_moves())),
     Rung("cautious", 3, "intermediate", cautious_move),
     Rung("search-2", 4, "advanced", lambda p: search_move(p, 2)),
     Rung("search-4", 5, "hard", lambda p: search_move(p, 4)),

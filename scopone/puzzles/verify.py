@@ -16,7 +16,7 @@ import networkx as nx
 
 from ..errors import ScoponeError
 from ..formats import position_from_dict
-from ..policies import greedy_move
+from ..players import greedy_choice
 from ..position import Position
 from ..solver import solve
 from .analyse import MIN_MARGIN, PuzzleFacts, puzzle_id
@@ -69,7 +69,7 @@ def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
     if not solution or solution[0] not in bests:
         errors.append("solution: does not start with the best move")
     tempting = p.get("tempting", {})
-    g = greedy_move(pos).text()
+    g = greedy_choice(pos.table, pos.cards_left(), pos.legal_moves()).text()
     if tempting.get("move") != g:
         errors.append(f"tempting: the greedy move is {g}, not {tempting.get('move')}")
     if g in bests:
