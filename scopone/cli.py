@@ -383,3 +383,107 @@ def puzzles_show(file, pid, solution, as_json):
         pos = position_from_dict(p["position"], f"{file}: {p.get('id')}")
         con.print(puzzle_view(p, pos, solution, _symbols(con)))
         con.print()
+
+
+def _player_spec(ctx, param, value):
+    """Check a player spec (``pimc:samples=40``) at parse time."""
+    if value is None:
+        return value
+    from .players import make_player
+
+    try:
+        make_player(value)
+    except ScoponeError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
+@main.command()
+@click.argument("player_a", metavar="PLAYER_A", callback=_player_spec)
+@click.argument("player_b", metavar="PLAYER_B", callback=_player_spec)
+@click.option("-n", "deals", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Deals, each played twice with the teams swapping seats.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--save", "save_dir", type=click.Path(file_okay=False), default=None,
+              help="Directory for every deal's game record and the results (an interrupted match resumes there).")
+@json_option
+@rules_option
+@handle_errors
+def match(player_a, player_b, deals, seed, workers, save_dir, as_json, rules_text):
+    """Play PLAYER_A against PLAYER_B on paired deals.
+
+    Players: random, greedy, heuristic, pimc (options: pimc:samples=32,time=0,
+    exact=16,rollout=greedy), dd (cheats: sees every hand; for calibration).
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .players.match import run_match
+    from .render import match_view
+
+    con = Console(stderr=True, highlight=False)
+    summary = None
+    with Progress(TextColumn("[bold]match"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=con, disable=as_json) as bar:
+        task = bar.add_task("", total=deals)
+
+        def on_result(s) -> None:
+            nonlocal summary
+            summary = s
+            mean, ci = s.points_per_deal, s.interval
+            desc = "" if mean is None else f"A - B {mean:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+            bar.update(task, completed=s.pairs, description=desc)
+
+        try:
+            summary = run_match(player_a, player_b, deals, seed, _rules_opt(rules_text), workers=workers,
+                                save=save_dir, on_result=on_result)
+        except KeyboardInterrupt:
+            bar.stop()
+            done = summary.pairs if summary else 0
+            where = (f"; the results are in {save_dir}: run the same command to resume" if save_dir
+                     else " (use --save DIR to make a match resumable)")
+            click.echo(f"interrupted after {done} of {deals} deals{where}", err=True)
+            if summary and summary.pairs:
+                _console().print(match_view(summary.as_dict()))
+            sys.exit(130)
+    if as_json:
+        _emit_json(summary.as_dict())
+    else:
+        _console().print(match_view(summary.as_dict()))
+
+
+@main.command()
+@click.option("--seat", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Your seat (0 South and 2 North are team A).")
+@click.option("--partner", default="heuristic", show_default=True, callback=_player_spec, help="Your partner's player.")
+@click.option("--opponents", default="heuristic", show_default=True, callback=_player_spec,
+              help="The opponents' player.")
+@click.option("--seed", type=int, default=None, help="Seed of the deal (default: a new one each time).")
+@click.option("--first", type=click.IntRange(0, 3), default=None, help="Seat that plays first (default: from the seed).")
+@click.option("--game", is_flag=True, help="Play deals until a team reaches the rules' target.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the deal as a game record (with --game, NAME-2.json... for the later deals).")
+@click.option("--letters", is_flag=True, help="Suits as letters (D C S B), not symbols.")
+@rules_option
+@handle_errors
+def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_text):
+    """Play a deal (or a game) in the terminal against the players.
+
+    Type a move's number or its text (7D, 7Dx3C+4S) at the prompt; quit or
+    end of input stops and saves what was played.
+    """
+    from .session import play_session
+
+    con = _console()
+    symbols = _symbols(con) and not letters
+    stdin = click.get_text_stream("stdin")
+
+    def ask():
+        click.echo("> ", nl=False)
+        line = stdin.readline()
+        return line if line else None
+
+    code = play_session(seat=seat, partner=partner, opponents=opponents, seed=seed, first=first,
+                        rules=_rules_opt(rules_text), whole_game=game, save=save_path, console=con,
+                        symbols=symbols, ask=ask, tell=lambda text: click.echo(text))
+    sys.exit(code)

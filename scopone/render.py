@@ -204,3 +204,57 @@ def puzzle_summary(data: dict, path: str) -> Group:
     for (level, label), c in sorted(levels.items()):
         t.add_row(f"difficulty {level} ({label})", str(c))
     return Group(t)
+
+
+def seat_view(obs, moves: list[Move], symbols: bool = True) -> Group:
+    """What one seat sees when it is to play: its hand, the table, the piles,
+    how many cards each seat holds, and its legal moves numbered."""
+    t = Table(show_header=False, box=None, pad_edge=False)
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row("Table", cards_styled(obs.table, symbols))
+    for team in (0, 1):
+        pile = obs.piles[team]
+        t.add_row(f"Pile {TEAMS[team]}", Text(f"{pile.bit_count()} cards, {obs.scope[team]} scope", style="dim"))
+    sizes = "  ".join(f"{SEAT_NAMES[s]} {obs.hand_sizes[s]}" for s in range(4))
+    t.add_row("Cards held", Text(sizes, style="dim"))
+    t.add_row(f"Your hand ({SEAT_NAMES[obs.seat]})", cards_styled(obs.hand, symbols))
+    choices = Table(show_header=False, box=None, pad_edge=False)
+    choices.add_column(justify="right", style="bold")
+    choices.add_column()
+    for i, m in enumerate(moves, 1):
+        choices.add_row(str(i), move_styled(m, symbols) + Text(f"   {m.text()}", style="dim"))
+    return Group(t, Text("Your moves:"), choices)
+
+
+def match_view(d: dict) -> Group:
+    """A match summary (the ``as_dict`` form of :class:`scopone.players.match.MatchSummary`)."""
+    mark = lambda side: " (cheats: sees every hand)" if side in d["cheating"] else ""  # noqa: E731
+    head = Text(f"A = {d['a']}{mark('a')}\nB = {d['b']}{mark('b')}\n"
+                f"{d['pairs']} deals, each played twice with the teams swapped ({d['deals']} deals), rules {d['rules']}")
+    if d["points_per_deal"] is None:
+        return Group(head, Text("no deals played"))
+    ci = d["interval"]
+    res = Text(f"A - B: {d['points_per_deal']:+.2f} points per deal"
+               + (f", 95% interval [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else " (one pair: no interval)"),
+               style="bold")
+    t = Table(title="points per deal by category", title_justify="left")
+    t.add_column("category")
+    t.add_column("A", justify="right")
+    t.add_column("B", justify="right")
+    for c in d["categories"]["a"]:
+        t.add_row(c, f"{d['categories']['a'][c]:.2f}", f"{d['categories']['b'][c]:.2f}")
+    g = d["games_won"]
+    t.add_row("games won", str(g["a"]), str(g["b"]))
+    sec = d["seconds_per_decision"]
+    for stat in ("median", "mean"):
+        t.add_row(f"seconds per decision ({stat})", f"{sec['a'][stat]:.4f}", f"{sec['b'][stat]:.4f}")
+    parts = [head, res, t]
+    for side in "ab":
+        ev = d["evaluations"][side]
+        if ev:
+            parts.append(Text(f"{side.upper()} valued its decisions: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(ev.items()))
+                + " (exact: every sampled deal solved exactly; rollout: played on by the rollout player,"
+                  " then the endgame solved exactly; forced: one legal move)", style="dim"))
+    return Group(*parts)

@@ -28,7 +28,8 @@ PLAYERS = {"random": RandomPlayer, "greedy": Greedy, "heuristic": Heuristic, "pi
 
 def _options(cls) -> dict[str, inspect.Parameter]:
     params = inspect.signature(cls.__init__).parameters
-    return {k: p for k, p in params.items() if k != "self" and k != "weights"}
+    return {k: p for k, p in params.items()
+            if k not in ("self", "weights") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
