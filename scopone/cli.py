@@ -487,3 +487,44 @@ def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_
                         rules=_rules_opt(rules_text), whole_game=game, save=save_path, console=con,
                         symbols=symbols, ask=ask, tell=lambda text: click.echo(text))
     sys.exit(code)
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("--samples", type=click.IntRange(min=2), default=32, show_default=True,
+              help="Deals of the hidden cards per play for the seat's view.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sampled deals.")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+              metavar="SECONDS", help="Exact search per play (all hands seen) before an estimate is used.")
+@json_option
+@rules_option
+@handle_errors
+def analyze(game, samples, seed, budget, as_json, rules_text):
+    """Analyse a played deal: what each play cost, with all hands seen and from the player's seat."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .coach import CoachSettings, analyse_game
+    from .render import analysis_view
+
+    record = load_game(game, _rules_opt(rules_text))
+    record.replay(game)  # an illegal move is reported before any work
+    settings = CoachSettings(samples=samples, seed=seed, budget=budget)
+    con = Console(stderr=True, highlight=False)
+    with Progress(TextColumn("[bold]analysing"), TextColumn("{task.description}"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=con, transient=True, disable=as_json) as bar:
+        task = bar.add_task("", total=len(record.moves))
+
+        def on_progress(phase, done, total):
+            bar.update(task, description=phase, completed=done, total=total)
+
+        try:
+            analysis = analyse_game(record, settings, game, on_progress)
+        except KeyboardInterrupt:
+            click.echo("interrupted: nothing written", err=True)
+            sys.exit(130)
+    d = analysis.as_dict()
+    if as_json:
+        _emit_json(d)
+    else:
+        con = _console()
+        con.print(analysis_view(d, _symbols(con)))

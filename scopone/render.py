@@ -258,3 +258,52 @@ def match_view(d: dict) -> Group:
                 + " (exact: every sampled deal solved exactly; rollout: played on by the rollout player,"
                   " then the endgame solved exactly; forced: one legal move)", style="dim"))
     return Group(*parts)
+
+
+def _loss_text(value, upper=None) -> str:
+    if value is None:
+        return "?"
+    if upper is not None and upper != value:
+        return f"{value:g}..{upper:g}"
+    return f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+
+
+def analysis_view(d: dict, symbols: bool = True) -> Group:
+    """The coach's analysis (the ``as_dict`` form of :class:`scopone.coach.Analysis`):
+    one row per play and a summary per seat."""
+    t = Table(title="plays (losses in points for the player's team)", title_justify="left")
+    for col, just in (("#", "right"), ("seat", "left"), ("play", "left"), ("best (seat's view)", "left"),
+                      ("loss seat", "right"), ("best (all hands)", "left"), ("loss all", "right"),
+                      ("", "left"), ("class", "left"), ("reason", "left")):
+        t.add_column(col, justify=just)
+    style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "good": "", "best": "green"}
+    for r in d["plays"]:
+        forced = r["legal"] == 1
+        seat_best = ", ".join(r["sv_best"][:2]) + ("…" if len(r["sv_best"]) > 2 else "")
+        dd_best = ", ".join(r["dd_best"][:2]) + ("…" if len(r["dd_best"]) > 2 else "")
+        sv = _loss_text(r["sv_loss"]) if not forced else "-"
+        if r["sv_loss_interval"]:
+            lo, hi = r["sv_loss_interval"]
+            sv += f" ±{(hi - lo) / 2:.2f}"
+        cls = "forced" if forced else r["cls"] + (" (unlucky)" if r["unlucky"] else "")
+        t.add_row(str(r["index"] + 1), SEAT_NAMES[r["seat"]], r["move"], seat_best if not forced else "",
+                  sv, dd_best if not forced else "", _loss_text(r["dd_loss"], r["dd_loss_upper"]) if not forced else "-",
+                  {"exact": "", "bounded": "≥", "estimated": "est."}.get(r["dd_kind"], ""),
+                  Text(cls, style=style.get(r["cls"], "") if not forced else "dim"), "; ".join(r["reasons"]))
+    s = Table(title="per seat", title_justify="left")
+    for col in ("seat", "team", "lost (seat's view)", "lost (all hands)", "best", "good", "inaccuracies",
+                "mistakes", "blunders", "unlucky", "accuracy"):
+        s.add_column(col, justify="left" if col in ("seat", "team") else "right")
+    summ = d["summary"]
+    for seat in range(4):
+        x = summ[str(seat)]
+        c = x["classes"]
+        s.add_row(SEAT_NAMES[seat], TEAMS[seat & 1], f"{x['lost_seat_view']:.2f}", f"{x['lost_all_hands']:g}",
+                  str(c["best"]), str(c["good"]), str(c["inaccuracy"]), str(c["mistake"]), str(c["blunder"]),
+                  str(x["unlucky"]), f"{x['accuracy']:.0f}%")
+    k = summ["all_hands_rows"]
+    note = Text(f"all hands seen: {k['exact']} plays exact, {k['bounded']} bounded (≥: the proven least loss), "
+                f"{k['estimated']} estimated (est.: heuristic play to 16 cards, then exact), {k['forced']} forced; "
+                f"seat's view over {d['settings']['samples']} sampled deals per play (every deal when few); "
+                f"{d['seconds']:.0f} s", style="dim")
+    return Group(t, s, note)

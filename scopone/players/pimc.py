@@ -13,7 +13,7 @@ How a deal is valued after a move:
   in the hands after the move: the double-dummy value from the solver's core
   (one core per player, its transposition table kept across deals and moves);
 * **rollout + exact** before that: the deal is played on by the ``rollout``
-  player (default ``greedy``; every seat plays from its own observation of
+  player (default ``heuristic``; every seat plays from its own observation of
   that deal) until ``exact`` cards are left, and that endgame is solved
   exactly.  The exact search does not reach earlier positions in time
   (7 cards per hand take seconds per deal), so this is the documented cheaper
@@ -54,7 +54,7 @@ class Pimc:
 
     cheats = False
 
-    def __init__(self, samples: int = 32, time: float = 0.0, exact: int = 16, rollout: str = "greedy",
+    def __init__(self, samples: int = 32, time: float = 0.0, exact: int = 16, rollout: str = "heuristic",
                  memory: int = 64):
         if samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
@@ -93,19 +93,25 @@ class Pimc:
 
     def move_totals(self, obs: Observation, moves: list[Move], worlds, rng: random.Random) -> list[float]:
         """Each move's mean value (team A's margin) over the deals valued within the budget."""
+        rows = self.deal_values(obs, moves, worlds, rng)
+        return [sum(col) / len(rows) for col in zip(*rows)]
+
+    def deal_values(self, obs: Observation, moves: list[Move], worlds, rng: random.Random) -> list[list[float]]:
+        """Per deal (those valued within the ``time`` budget, at least one), each
+        move's value (team A's final margin) on that deal."""
         deadline = _time.monotonic() + self.time if self.time else None
-        totals = [0.0] * len(moves)
-        done = 0
+        rows = []
         for hands in worlds:
             pos = obs.position(hands)
-            for i, m in enumerate(moves):
+            row = []
+            for m in moves:
                 pos.push(m)
-                totals[i] += self.value(pos, rng)
+                row.append(self.value(pos, rng))
                 pos.pop()
-            done += 1
+            rows.append(row)
             if deadline is not None and _time.monotonic() > deadline:
                 break
-        return [t / done for t in totals]
+        return rows
 
     # -------------------------------------------------------------- valuing one deal
     def value(self, pos: Position, rng: random.Random) -> float:
@@ -137,7 +143,7 @@ class DoubleDummy(Pimc):
 
     cheats = True
 
-    def __init__(self, exact: int = 16, rollout: str = "greedy", memory: int = 64):
+    def __init__(self, exact: int = 16, rollout: str = "heuristic", memory: int = 64):
         super().__init__(samples=1, time=0.0, exact=exact, rollout=rollout, memory=memory)
         self.name = f"dd:exact={exact},rollout={rollout}"
 

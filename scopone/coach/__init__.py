@@ -1,0 +1,5 @@
+"""The coach: what each play of a deal cost, with all cards seen and from the player's seat."""
+
+from .analyse import CLASSES, Analysis, CoachSettings, PlayRow, analyse_game, classify
+
+__all__ = ["analyse_game", "Analysis", "CoachSettings", "PlayRow", "CLASSES", "classify"]
