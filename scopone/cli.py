@@ -32,7 +32,10 @@ class InputError(click.ClickException):
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    con = Console(highlight=False, soft_wrap=True)
+    if not con.is_terminal:
+        con.width = 200  # piped or redirected: wide tables stay whole (they take only the width they need)
+    return con
 
 
 def _symbols(console: Console) -> bool:

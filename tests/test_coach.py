@@ -103,6 +103,7 @@ def test_hindsight_never_blames_a_reasonable_play():
         if r.cls in ("best", "good"):
             assert r.reasons == []
             assert r.unlucky == ((r.dd_loss or 0) > 0)
+            assert r.cls == "good" or r.move in r.sv_best
 
 
 def test_the_seat_view_is_blind_to_the_hidden_hands():

@@ -19,8 +19,10 @@ deals with PIMC's evaluation (exact from 16 cards left).  A move's expected
 value is its mean; its interval, and the interval of the loss, come from the
 per-deal values (Student's t over the sampled deals; none when enumerated).
 
-A play is classed by the seat's view only; a play that loses only with all
-hands seen is marked unlucky, never a mistake.
+A play is classed by the seat's view only, by the loss it surely has: the
+exact loss when the deals are enumerated, else the low end of the loss's 95%
+interval, so the luck of the sampled deals never makes a mistake of a play.
+A play that loses only with all hands seen is marked unlucky, never a mistake.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from ..position import Move, Position
 from ..reasons import differences
 from ..solver import make_backend
 from ..solver.driver import best_line, solve_with
-from ..solver.reference import INF, SearchInterrupted
+from ..solver.reference import INF
 
 #: The classes of a play, by the seat's-view loss in points (upper bounds, exclusive).
 CLASSES = (("best", 1e-9), ("good", 0.25), ("inaccuracy", 0.5), ("mistake", 1.0), ("blunder", float("inf")))
@@ -151,7 +153,7 @@ class _AllHands:
         self.evaluator = evaluator
         self.failures = 0
 
-    def analyse(self, pos: Position, row: PlayRow, played: Move, rng: random.Random) -> None:
+    def analyse(self, pos: Position, row: PlayRow, played: Move) -> None:
         maximise = pos.to_move % 2 == 0
         sign = 1 if maximise else -1
         result = None
@@ -183,19 +185,27 @@ class _AllHands:
             row.dd_kind = "bounded"
             row.dd_loss, row.dd_loss_upper = max(0, best_lo - p_up), max(0, best_up - p_lo)
             return
-        self._estimate(pos, row, played, rng)
+        self.estimate(pos, row, played)
 
-    def _estimate(self, pos: Position, row: PlayRow, played: Move, rng: random.Random) -> None:
+    def estimate(self, pos: Position, row: PlayRow, played: Move) -> None:
+        """Every move valued by the evaluator on the true deal (rollout, then exact)."""
         sign = 1 if pos.to_move % 2 == 0 else -1
         values = {}
         for m in pos.legal_moves():
             pos.push(m)
-            values[m] = self.evaluator.value(pos, random.Random(rng.random()))
+            values[m] = self.evaluator.value(pos, random.Random(0))
             pos.pop()
         best = max(values.values(), key=lambda v: sign * v)
         row.dd_kind, row.dd_value, row.dd_after = "estimated", best, values[played]
         row.dd_loss = row.dd_loss_upper = sign * (best - values[played])
         row.dd_best = [m.text() for m, v in values.items() if v == best]
+        if row.dd_loss > 0:
+            ends = []
+            for m in (next(m for m, v in values.items() if v == best), played):
+                pos.push(m)
+                ends.append(self.evaluator.final_position(pos, random.Random(0)))
+                pos.pop()
+            row.reasons = differences(ends[0], ends[1], pos.to_move & 1)
 
 
 # ---------------------------------------------------------------- the seat's view
@@ -260,19 +270,21 @@ def analyse_game(record: GameRecord, settings: CoachSettings | None = None, sour
             on_progress("seat's view", i + 1, len(moves))
     dd = _AllHands(start, settings, evaluator)
     for n, i in enumerate(reversed(range(len(moves)))):
-        rng = random.Random(f"scopone-coach-dd:{settings.seed}:{i}")
         if rows[i].legal == 1:
             rows[i].dd_kind, rows[i].dd_loss, rows[i].dd_loss_upper = "forced", 0, 0
         else:
-            try:
-                dd.analyse(positions[i], rows[i], moves[i], rng)
-            except SearchInterrupted:
-                dd._estimate(positions[i], rows[i], moves[i], rng)
+            dd.analyse(positions[i], rows[i], moves[i])
         if on_progress:
             on_progress("all hands", n + 1, len(moves))
     for r in rows:
-        r.cls = classify(r.sv_loss) if r.legal > 1 else "best"
-        r.unlucky = (r.dd_loss or 0) > 0 and r.cls in ("best", "good")
+        # sampled: class by the low end of the loss's interval, so the luck of the
+        # sampled deals never makes a mistake of a play (more --samples sharpen it)
+        sure = max(0.0, r.sv_loss_interval[0]) if r.sv_loss_interval else r.sv_loss
+        r.cls = classify(sure) if r.legal > 1 else "best"
+        if r.cls == "best" and r.move not in r.sv_best:
+            r.cls = "good"  # not surely worse, but not the best by the sampled deals either
+        # unlucky: a reasonable play that loses with all hands seen, by a proven loss
+        r.unlucky = r.dd_kind in ("exact", "bounded") and (r.dd_loss or 0) > 0 and r.cls in ("best", "good")
         if r.cls in ("best", "good"):
             r.reasons = []  # a reasonable play is not blamed for what hindsight shows
     return Analysis(rows, settings, time.perf_counter() - t0)

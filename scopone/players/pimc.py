@@ -122,6 +122,17 @@ class Pimc:
             return pos.score().value
         return self._backend(pos.rules).search(pos, -_INF, _INF)
 
+    def final_position(self, pos: Position, rng: random.Random) -> Position:
+        """The deal's end along the line :meth:`value` follows: the rollout, then a
+        best line of the exact endgame (the coach explains estimated plays with it)."""
+        from ..solver.driver import best_line
+
+        end = play_to(pos.copy(), self.rollout, rng, self.exact)
+        if not end.is_over():
+            for m in best_line(self._backend(end.rules), end, self.value(end, rng))[0]:
+                end.push(m)
+        return end
+
     def _backend(self, rules: Rules):
         b = self._backends.get(rules)
         if b is None:
