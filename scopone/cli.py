@@ -416,8 +416,8 @@ def _player_spec(ctx, param, value):
 def match(player_a, player_b, deals, seed, workers, save_dir, as_json, rules_text):
     """Play PLAYER_A against PLAYER_B on paired deals.
 
-    Players: random, greedy, heuristic, pimc (options: pimc:samples=32,time=0,
-    exact=16,rollout=greedy), dd (cheats: sees every hand; for calibration).
+    Players: random, greedy, heuristic, pimc (options: pimc:samples=64,time=0,
+    exact=16,rollout=heuristic), dd (cheats: sees every hand; for calibration).
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -499,10 +499,12 @@ def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sampled deals.")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
               metavar="SECONDS", help="Exact search per play (all hands seen) before an estimate is used.")
+@click.option("--puzzles", "puzzles_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the mistakes that have a unique best answer as puzzles (scopone-puzzles/1).")
 @json_option
 @rules_option
 @handle_errors
-def analyze(game, samples, seed, budget, as_json, rules_text):
+def analyze(game, samples, seed, budget, puzzles_path, as_json, rules_text):
     """Analyse a played deal: what each play cost, with all hands seen and from the player's seat."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -526,6 +528,17 @@ def analyze(game, samples, seed, budget, as_json, rules_text):
             click.echo("interrupted: nothing written", err=True)
             sys.exit(130)
     d = analysis.as_dict()
+    if puzzles_path:
+        from . import __version__
+        from .coach import mistake_puzzles
+        from .puzzles import PUZZLES_FORMAT
+
+        found = mistake_puzzles(record, analysis, game)
+        write_json_atomic(puzzles_path, {"format": PUZZLES_FORMAT, "generator": {"name": "scopone analyze",
+                                         "version": __version__}, "rules": record.rules.name, "puzzles": found})
+        d["puzzles"] = {"output": puzzles_path, "count": len(found)}
+        if not as_json:
+            click.echo(f"wrote {len(found)} puzzles from the mistakes to {puzzles_path}", err=True)
     if as_json:
         _emit_json(d)
     else:

@@ -163,3 +163,27 @@ def test_analyze_rejects_an_illegal_record(tmp_path):
     path.write_text("{not json")
     r = CliRunner().invoke(main, ["analyze", str(path)])
     assert r.exit_code == 2 and "not valid JSON" in r.output
+
+
+def test_mistakes_become_puzzles_that_verify(tmp_path):
+    # deal 6 at 3 cards per hand: the first player's worst move (by plain minimax) costs 5 points
+    start = deal(seed=6, cards_per_hand=3)
+    values = {}
+    for m in start.legal_moves():
+        p = start.copy()
+        p.push(m)
+        values[m] = minimax(p)
+    sign = 1 if start.to_move % 2 == 0 else -1
+    worst = min(values, key=lambda m: sign * values[m])
+    record = GameRecord(start, dd_finish(start, [worst.text()]))
+    path, out = tmp_path / "g.json", tmp_path / "mistakes.json"
+    write_json_atomic(path, record.to_dict())
+    r = CliRunner().invoke(main, ["analyze", str(path), "--samples", "16", "--puzzles", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["plays"][0]["cls"] in ("mistake", "blunder")
+    puzzles = json.loads(out.read_text())["puzzles"]
+    assert [p["tempting"]["move"] for p in puzzles][:1] == [worst.text()]
+    assert puzzles[0]["tempting"]["by"] == "played" and puzzles[0]["source"]["play"] == 0
+    r = CliRunner().invoke(main, ["puzzles", "verify", str(out)])
+    assert r.exit_code == 0 and f"{len(puzzles)} of {len(puzzles)} puzzles verified" in r.output

@@ -37,7 +37,7 @@ from ..formats import GameRecord
 from ..observation import observe
 from ..players.match import t_quantile_975
 from ..players.pimc import Pimc
-from ..players.sampling import consistent_deals
+from ..players.sampling import consistent_deals, deal_count
 from ..position import Move, Position
 from ..reasons import differences
 from ..solver import make_backend
@@ -215,8 +215,8 @@ def seat_view(pos: Position, seat: int, history: tuple, row: PlayRow, played: Mo
     (``history``: the plays before, as ``(seat, move)``)."""
     obs = observe(pos, seat, history)
     moves = obs.legal_moves()
-    small = pos.cards_left() - 1 <= 12
-    worlds = consistent_deals(obs, max(settings.samples, settings.enumerate if small else 0), rng)
+    small = pos.cards_left() - 1 <= 12 and deal_count(obs) <= settings.enumerate
+    worlds = consistent_deals(obs, max(settings.samples, settings.enumerate) if small else settings.samples, rng)
     rows = evaluator.deal_values(obs, moves, worlds.hands, rng)
     sign = 1 if seat % 2 == 0 else -1
     n = len(rows)
@@ -288,3 +288,22 @@ def analyse_game(record: GameRecord, settings: CoachSettings | None = None, sour
         if r.cls in ("best", "good"):
             r.reasons = []  # a reasonable play is not blamed for what hindsight shows
     return Analysis(rows, settings, time.perf_counter() - t0)
+
+
+def mistake_puzzles(record: GameRecord, analysis: Analysis, source: str = "") -> list[dict]:
+    """"Learn from your mistakes": the plays classed mistake or blunder that the
+    exact search reached, each made a puzzle (format ``scopone-puzzles/1``) when it
+    has a unique best answer by a point, with the play made as the tempting move."""
+    from ..puzzles import Candidate, Rejected, analyse
+
+    out = []
+    pos = record.start.copy()
+    for row, move in zip(analysis.plays, record.replay(source).move_stack):
+        if row.cls in ("mistake", "blunder") and row.dd_kind == "exact" and row.legal >= 3:
+            cand = Candidate(pos.copy(), {"game": source, "play": row.index, "seat": row.seat, "played": row.move})
+            try:
+                out.append(analyse(cand, tempting=move))
+            except Rejected:
+                pass
+        pos.push(move)
+    return out

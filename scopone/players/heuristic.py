@@ -178,6 +178,8 @@ def _table_takes(ct, table: CardMask, values, scopa: float, scopa_counts: bool) 
     captures from ``table`` (a sweep counting as a scopa), or -1 when it captures nothing."""
     takes = [-1.0] * 11
     for r in range(1, 11):
+        if not ct.fitting_patterns(r, table):  # cached by rank counts: skips most ranks cheaply
+            continue
         for opt in ct.options(r, table):
             v = sum(values[c] for c in iter_cards(opt))
             if opt == table and scopa_counts and ct.sweep_scopa[r - 1]:
@@ -190,11 +192,10 @@ def _table_takes(ct, table: CardMask, values, scopa: float, scopa_counts: bool) 
 def _expected_best(gains: list[float], chances: list[float]) -> float:
     """Expected value of the best capture a seat can make, its ranks held independently."""
     total, miss = 0.0, 1.0
-    for r in sorted(range(1, 11), key=lambda r: -gains[r]):
-        if gains[r] <= 0 or chances[r] <= 0:
-            continue
-        total += gains[r] * chances[r] * miss
-        miss *= 1 - chances[r]
+    for g, p in sorted(((gains[r], chances[r]) for r in range(1, 11) if gains[r] > 0 and chances[r] > 0),
+                       reverse=True):
+        total += g * p * miss
+        miss *= 1 - p
     return total
 
 

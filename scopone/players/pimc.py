@@ -54,7 +54,7 @@ class Pimc:
 
     cheats = False
 
-    def __init__(self, samples: int = 32, time: float = 0.0, exact: int = 16, rollout: str = "heuristic",
+    def __init__(self, samples: int = 64, time: float = 0.0, exact: int = 16, rollout: str = "heuristic",
                  memory: int = 64):
         if samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")

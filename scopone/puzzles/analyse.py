@@ -194,8 +194,12 @@ class Candidate:
     source: dict
 
 
-def analyse(cand: Candidate, engine: str = "auto") -> dict:
-    """The puzzle made from a candidate, as a JSON-ready dict; raises :class:`Rejected`."""
+def analyse(cand: Candidate, engine: str = "auto", tempting: Move | None = None) -> dict:
+    """The puzzle made from a candidate, as a JSON-ready dict; raises :class:`Rejected`.
+
+    The tempting move is the greedy player's, or ``tempting`` (the move a player
+    made, for the coach's "learn from your mistakes" puzzles: ``tempting.by`` is
+    then ``played``)."""
     pos = cand.pos
     moves = pos.legal_moves()
     if len(moves) < 3:
@@ -205,9 +209,11 @@ def analyse(cand: Candidate, engine: str = "auto") -> dict:
     if found is None:
         raise Rejected("no unique best move")
     best, value = found
-    tempting = greedy_choice(pos.table, pos.cards_left(), pos.legal_moves())
+    by = "greedy" if tempting is None else "played"
+    if tempting is None:
+        tempting = greedy_choice(pos.table, pos.cards_left(), pos.legal_moves())
     if tempting == best:
-        raise Rejected("the greedy move is best")
+        raise Rejected(f"the {by} move is best")
     team = pos.to_move & 1
     line = solution_line(an, pos, best, value)
     work = pos.copy()
@@ -239,7 +245,7 @@ def analyse(cand: Candidate, engine: str = "auto") -> dict:
         "moves": [{"move": m.text(), "value": v}
                   for m, v in sorted(an.values(pos), key=lambda mv: (-(1 if team == 0 else -1) * mv[1], mv[0]))],
         "tempting": {"move": tempting.text(), "value": tempting_value,
-                     "refutation": [m.text() for m in refutation]},
+                     "refutation": [m.text() for m in refutation], "by": by},
         "best_line": [m.text() for m in best_full],
         "themes": themes,
         "difficulty": {"level": rung.level, "label": rung.label, "solved_by": rung.name},
