@@ -59,7 +59,7 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="also append each match's summary to this JSON Lines file")
     args = ap.parse_args()
     matches = parse_matches(args.matches) if args.matches else LADDER
-    con = Console()
+    con = Console(width=max(Console().width, 150))  # the table stays readable in a log file
     t = Table(title=f"paired-deal matches, {args.pairs} pairs each, seed {args.seed}", title_justify="left")
     for col in ("A", "B", "A - B per deal", "95% interval", "A s/decision (median)", "B s/decision (median)",
                 "A valued by", "wall s"):

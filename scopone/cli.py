@@ -86,7 +86,7 @@ def main() -> None:
 @handle_errors
 def show(position, as_json, rules_text):
     """Print a position: hands, table, piles, score so far, who is to move."""
-    from .render import position_view
+    from .render.terminal import position_view
 
     pos = read_position_arg(position, _rules_opt(rules_text))
     if as_json:
@@ -106,7 +106,7 @@ def show(position, as_json, rules_text):
 @handle_errors
 def moves(position, as_json, rules_text):
     """List every legal move in canonical notation, grouped by card."""
-    from .render import moves_view
+    from .render.terminal import moves_view
 
     pos = read_position_arg(position, _rules_opt(rules_text))
     if as_json:
@@ -195,7 +195,7 @@ def deal(seed, cards_per_hand, policy, first, output, as_json, rules_text):
 @handle_errors
 def score(game, partial, as_json, rules_text):
     """Play a game record to its end and print the score per team."""
-    from .render import score_view
+    from .render.terminal import score_view
 
     record = load_game(game, _rules_opt(rules_text))
     pos = record.replay(game)
@@ -231,7 +231,7 @@ def score(game, partial, as_json, rules_text):
 @handle_errors
 def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules_text):
     """Solve a position double dummy: its value, every move's value, the best line."""
-    from .render import solve_view
+    from .render.terminal import solve_view
     from .solver import solve as run_solve
 
     pos = read_position_arg(position, _rules_opt(rules_text))
@@ -304,7 +304,7 @@ def puzzles_generate(count, seed, output, cards, themes, workers, engine, as_jso
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .puzzles import THEMES, generate, parse_cards_range
-    from .render import puzzle_summary
+    from .render.terminal import puzzle_summary
 
     wanted = tuple(t.strip() for t in themes.split(",") if t.strip())
     for t in wanted:
@@ -370,7 +370,7 @@ def puzzles_verify(file, engine, as_json):
 def puzzles_show(file, pid, solution, as_json):
     """Print puzzles (the position and the question; --solution for the answer)."""
     from .formats import position_from_dict, read_json
-    from .render import puzzle_view
+    from .render.terminal import puzzle_view
 
     data = read_json(file)
     items = data.get("puzzles", []) if isinstance(data, dict) else []
@@ -422,7 +422,7 @@ def match(player_a, player_b, deals, seed, workers, save_dir, as_json, rules_tex
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .players.match import run_match
-    from .render import match_view
+    from .render.terminal import match_view
 
     con = Console(stderr=True, highlight=False)
     summary = None
@@ -499,17 +499,19 @@ def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sampled deals.")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
               metavar="SECONDS", help="Exact search per play (all hands seen) before an estimate is used.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a self-contained HTML report (chart, plays, the cards at any play).")
 @click.option("--puzzles", "puzzles_path", type=click.Path(dir_okay=False), default=None,
               help="Write the mistakes that have a unique best answer as puzzles (scopone-puzzles/1).")
 @json_option
 @rules_option
 @handle_errors
-def analyze(game, samples, seed, budget, puzzles_path, as_json, rules_text):
+def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules_text):
     """Analyse a played deal: what each play cost, with all hands seen and from the player's seat."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .coach import CoachSettings, analyse_game
-    from .render import analysis_view
+    from .render.terminal import analysis_view
 
     record = load_game(game, _rules_opt(rules_text))
     record.replay(game)  # an illegal move is reported before any work
@@ -528,6 +530,14 @@ def analyze(game, samples, seed, budget, puzzles_path, as_json, rules_text):
             click.echo("interrupted: nothing written", err=True)
             sys.exit(130)
     d = analysis.as_dict()
+    if html_path:
+        from .coach.report import report_html
+        from .formats import write_text_atomic
+
+        write_text_atomic(html_path, report_html(record, analysis, f"Analysis of {game}"))
+        d["html"] = html_path
+        if not as_json:
+            click.echo(f"wrote the report to {html_path}", err=True)
     if puzzles_path:
         from . import __version__
         from .coach import mistake_puzzles

@@ -308,12 +308,17 @@ def _umask() -> int:
 
 def write_json_atomic(path: str | Path, data: Any) -> None:
     """Write JSON through a temporary file and a rename: never a partial file."""
+    write_text_atomic(path, json_text(data) + "\n")
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write text through a temporary file and a rename: never a partial file."""
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json_text(data) + "\n")
+            f.write(text)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, path)
     except BaseException:

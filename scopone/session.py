@@ -2,7 +2,7 @@
 
 The person is a :class:`~scopone.players.human.Human` player, so the deal is
 played by the same loop as a match (:func:`scopone.players.match.play_deal`);
-this module only wires the views of :mod:`scopone.render` to it: the seat's
+this module only wires the views of :mod:`scopone.render.terminal` to it: the seat's
 view and numbered moves at its turn, every other play as it is made, the
 score breakdown at the end, and the record written with ``save``.
 """
@@ -22,7 +22,7 @@ from .players import make_player
 from .players.human import Human, QuitGame
 from .players.match import play_deal
 from .position import SEAT_NAMES, Move, Position
-from .render import move_styled, score_view, seat_view
+from .render.terminal import move_styled, score_view, seat_view
 from .rules import Rules
 from .scoring import TEAMS, game_winner
 

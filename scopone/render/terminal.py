@@ -11,9 +11,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .cards import SUIT_SYMBOLS, SUITS, CardMask, iter_cards, rank_of, suit_of
-from .position import SEAT_NAMES, Move, Position
-from .scoring import TEAMS, Score
+from ..cards import SUIT_SYMBOLS, SUITS, CardMask, iter_cards, rank_of, suit_of
+from ..position import SEAT_NAMES, Move, Position
+from ..scoring import TEAMS, Score
 
 SUIT_STYLES = ("bold yellow", "red", "blue", "green")
 
