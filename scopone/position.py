@@ -171,6 +171,10 @@ class Position:
                 out.append(f"scope.{TEAMS[t]}: {self.scope[t]!r} is not a count")
             elif self.scope[t] and not self.piles[t]:
                 out.append(f"scope.{TEAMS[t]}: {self.scope[t]} scope but team {TEAMS[t]} has captured nothing")
+            elif isinstance(self.piles[t], int) and self.scope[t] > self.piles[t].bit_count() // 2:
+                # every scopa puts at least two cards in the pile: the played card and one taken
+                out.append(f"scope.{TEAMS[t]}: {self.scope[t]} scope but team {TEAMS[t]} has captured only "
+                           f"{self.piles[t].bit_count()} cards (a scopa takes at least two)")
         if (self.piles[0] or self.piles[1]) and self.last_capture is None:
             out.append("last_capture: missing although cards have been captured")
         if self.last_capture in (0, 1) and not self.piles[self.last_capture]:

@@ -331,3 +331,14 @@ def test_copy_and_equality():
     assert c != pos
     other_rules = endgame(**BASE, rules="free")
     assert other_rules != endgame(**BASE)
+
+
+def test_scope_cannot_exceed_half_the_pile():
+    # a scopa puts the played card and at least one taken card in the pile
+    line = ("1S6B7C8D/5C5S6D7B/4D6S7D7S/1C4B8S10B 6C10C 2D2C2S2B3D3C8C8B "
+            "1D1B3S3B4C4S5D5B9D9C9S9B10D10S 0-{} 0 B scientifico")
+    assert Position.from_line(line.format(7)).scope == [0, 7]  # 14 cards: at most 7 scope
+    with pytest.raises(PositionError, match="scope.B: 8 scope but team B has captured only 14 cards"):
+        Position.from_line(line.format(8))
+    with pytest.raises(PositionError, match="scope.B: 999 scope"):
+        Position.from_line(line.format(999))
