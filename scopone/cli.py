@@ -177,7 +177,7 @@ def deal(seed, cards_per_hand, policy, first, output, as_json, rules_text):
 
     pos = make_deal(seed, _rules_opt(rules_text), first=first, cards_per_hand=cards_per_hand, policy=policy)
     data = position_to_dict(pos)
-    if output:
+    if output is not None:
         write_json_atomic(output, data)
         if as_json:
             _emit_json({"output": output, "line": pos.line()})
@@ -513,8 +513,13 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
     from .coach import CoachSettings, analyse_game
     from .render.terminal import analysis_view
 
+    from .formats import check_output
+
     record = load_game(game, _rules_opt(rules_text))
     record.replay(game)  # an illegal move is reported before any work
+    for out in (html_path, puzzles_path):
+        if out is not None:
+            check_output(out)  # a bad output path is reported before any work
     settings = CoachSettings(samples=samples, seed=seed, budget=budget)
     con = Console(stderr=True, highlight=False)
     with Progress(TextColumn("[bold]analysing"), TextColumn("{task.description}"), BarColumn(),
@@ -530,7 +535,7 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
             click.echo("interrupted: nothing written", err=True)
             sys.exit(130)
     d = analysis.as_dict()
-    if html_path:
+    if html_path is not None:
         from .coach.report import report_html
         from .formats import write_text_atomic
 
@@ -538,7 +543,7 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
         d["html"] = html_path
         if not as_json:
             click.echo(f"wrote the report to {html_path}", err=True)
-    if puzzles_path:
+    if puzzles_path is not None:
         from . import __version__
         from .coach import mistake_puzzles
         from .puzzles import PUZZLES_FORMAT

@@ -13,10 +13,12 @@ True
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -311,19 +313,54 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
     write_text_atomic(path, json_text(data) + "\n")
 
 
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write text through a temporary file and a rename: never a partial file."""
+def check_output(path: str | Path) -> Path:
+    """An output path that may be written by a rename: a new name or a regular file
+    in an existing folder; else a :class:`FormatError` naming it."""
+    if not str(path).strip():
+        raise FormatError("output path: empty")
     path = Path(path)
+    if path.exists() and not path.is_file():
+        raise FormatError(f"{path}: not a regular file; refusing to replace it")
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    if not directory.is_dir():
+        raise FormatError(f"{path}: the folder {directory} does not exist")
+    return path
+
+
+def _remove_stale_temporaries(path: Path, older_than: float = 600.0) -> None:
+    # a run killed while writing leaves .NAME.*.tmp beside the output; the next run clears it
+    now = time.time()
+    for old in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        try:
+            if now - old.stat().st_mtime > older_than:
+                old.unlink()
+        except OSError:
+            pass
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write text through a temporary file and a rename: never a partial file.
+
+    Refuses anything but a new name or a regular file (a device such as
+    /dev/full is never replaced); errors name the path.
+    """
+    path = check_output(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    _remove_stale_temporaries(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise FormatError(f"{path}: cannot write: {e.strerror}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):
+            raise FormatError(f"{path}: cannot write: {e.strerror or e}") from None
         raise

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .deal import deal
-from .formats import GameRecord, write_json_atomic
+from .formats import GameRecord, check_output, write_json_atomic
 from .players import make_player
 from .players.human import Human, QuitGame
 from .players.match import play_deal
@@ -39,6 +39,8 @@ def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, f
                  ask: Callable[[], str | None], tell: Callable[[str], None]) -> int:
     """Play with a person at ``seat``; returns the exit code (0, or 1 when they quit)."""
     rules = rules or Rules()
+    if save is not None:
+        check_output(save)
     seed = random.randrange(2**32) if seed is None else seed
     rng = random.Random(f"scopone-play:{seed}")
     human = Human(show=lambda obs, moves: console.print(seat_view(obs, moves, symbols)), ask=ask, tell=tell)
@@ -62,7 +64,7 @@ def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, f
         try:
             final, _ = play_deal(start, players, f"scopone-play:{seed}:{k}", on_play)
         except QuitGame:
-            path = _deal_path(save, k) if save else None
+            path = _deal_path(save, k) if save is not None else None
             if path:
                 write_json_atomic(path, GameRecord(start, [m.text() for m in played],
                                                    {"players": names}).to_dict())
@@ -71,7 +73,7 @@ def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, f
         score = final.result()
         console.print(score_view(score, title=f"Deal {k}: final score"))
         totals = [totals[0] + score.points[0], totals[1] + score.points[1]]
-        if save:
+        if save is not None:
             path = _deal_path(save, k)
             write_json_atomic(path, GameRecord(start, [m.text() for m in final.move_stack],
                                                {"players": names, "event": f"scopone play, seed {seed}, deal {k}"}).to_dict())

@@ -196,3 +196,29 @@ def test_python_m_scopone_no_traceback(tmp_path):
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "scopone", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "solve" in r.stdout
+
+
+@pytest.mark.parametrize("target,says", [("/dev/full", "not a regular file"), ("", "output path: empty"),
+                                          ("{tmp}/missing/x.json", "does not exist")])
+def test_output_paths_that_cannot_be_written_are_refused(tmp_path, target, says):
+    r = run("deal", "-o", target.format(tmp=tmp_path), ok=False)
+    assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output
+    assert len([x for x in r.output.splitlines() if x.strip()]) == 1
+    assert Path("/dev/full").is_char_device()
+    r = run("deal", "-o", tmp_path, ok=False)  # a folder: click's own usage error
+    assert r.exit_code == 2 and "is a directory" in r.output and "Traceback" not in r.output
+
+
+def test_stale_temporaries_of_a_killed_run_are_removed(tmp_path):
+    import os
+    import time
+
+    stale = tmp_path / ".deal.json.abc123.tmp"
+    stale.write_text("{")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    fresh = tmp_path / ".deal.json.def456.tmp"  # another run may be writing it now
+    fresh.write_text("{")
+    run("deal", "-o", tmp_path / "deal.json")
+    assert not stale.exists() and fresh.exists()
+    assert (tmp_path / "deal.json").exists()
