@@ -30,6 +30,17 @@ from .scoring import TEAMS, Score, score_piles
 SEAT_NAMES = ("South", "East", "North", "West")
 
 
+def mano_seat(rules: Rules, to_move: int, cards_left: int) -> int:
+    """The seat that led the deal (the *mano*), from who is to move and how many
+    cards are still in the hands (every play takes one card from a hand).
+
+    >>> mano_seat(Rules(), 2, 38)
+    0
+    """
+    per_hand = 10 if rules.deal == "scientifico" else 9
+    return (to_move - (4 * per_hand - cards_left)) & 3
+
+
 def team_of(seat: int) -> int:
     """Team index of a seat: 0 (A) for seats 0 and 2, 1 (B) for seats 1 and 3."""
     return seat & 1

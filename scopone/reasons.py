@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .cards import PRIMIERA_VALUE, RANK_NAMES, SETTEBELLO, SUIT_MASK, SUIT_NAMES, iter_cards, rank_of
-from .position import Position
+from .position import Position, mano_seat
 
 #: A reason: (best final position, played final position, team) -> phrase or None.
 Reason = Callable[[Position, Position, int], "str | None"]
@@ -96,9 +96,35 @@ def last_capture(best: Position, played: Position, team: int) -> str | None:
     return None
 
 
+def _first_move_and_mano(end: Position):
+    """The first move of the line that ended in ``end`` and the team that led the deal."""
+    stack = end.move_stack
+    if not stack:
+        return None, None
+    start_seat = (end.to_move - len(stack)) & 3
+    return stack[0], mano_seat(end.rules, start_seat, len(stack)) & 1
+
+
+def broke_pairing(best: Position, played: Position, team: int) -> str | None:
+    """Spariglio against the team's interest: the play was a sum capture (it breaks
+    the pairing of ranks) where a best move was not, and the team did not lead the
+    deal (the dealer's side lives on pairs; the mano's side breaks them).  Or the
+    reverse for the mano's side: a best move broke the pairing and the play did not."""
+    b, mano = _first_move_and_mano(best)
+    p, _ = _first_move_and_mano(played)
+    if b is None or p is None:
+        return None
+    sum_b, sum_p = b.captured.bit_count() >= 2, p.captured.bit_count() >= 2
+    if sum_p and not sum_b and mano != team:
+        return "broke the pairing (spariglio) that the partner needed"
+    if sum_b and not sum_p and mano == team:
+        return "missed the spariglio"
+    return None
+
+
 #: The reasons in the order they are given.
 REASONS: tuple[Reason, ...] = (allowed_scopa, missed_scopa, gave_up_settebello, lost_primiera, lost_denari,
-                               lost_carte, last_capture)
+                               lost_carte, last_capture, broke_pairing)
 
 
 def differences(best: Position, played: Position, team: int) -> list[str]:

@@ -37,7 +37,7 @@ from math import comb
 from ..captures import capture_table
 from ..cards import DENARI_MASK, FULL_DECK, RANK_MASK, RE_BELLO, SETTEBELLO, CardMask, iter_cards
 from ..observation import Observation
-from ..position import Move
+from ..position import Move, mano_seat
 from ..rules import Rules
 
 #: Primiera worth of a card by rank, in points (the 7s decide the primiera).
@@ -125,7 +125,7 @@ class Heuristic:
         p_opp = _holding_chances(rank_left, n_unseen, obs.hand_sizes[opp])
         p_partner = _holding_chances(rank_left, n_unseen, obs.hand_sizes[partner])
         p_partner = [p * (1 - q) for p, q in zip(p_partner, p_opp)]
-        sign = 1 if self._mano_team(obs) == obs.team else -1
+        sign = 1 if mano_seat(rules, obs.to_move, obs.cards_left()) & 1 == obs.team else -1
         unplayed = FULL_DECK & ~(obs.piles[0] | obs.piles[1])
         out = []
         for m in moves:
@@ -156,12 +156,6 @@ class Heuristic:
                     partner_gain = w.partner * _expected_best(gains, p_partner)
             out.append((take, risk, lay, partner_gain, spar))
         return out
-
-    @staticmethod
-    def _mano_team(obs: Observation) -> int:
-        per_hand = 10 if obs.rules.deal == "scientifico" else 9
-        played = 4 * per_hand - obs.cards_left()
-        return ((obs.to_move - played) & 3) & 1
 
 
 def _holding_chances(rank_left: list[int], n_unseen: int, hand: int) -> list[float]:
