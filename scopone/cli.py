@@ -373,7 +373,10 @@ def puzzles_show(file, pid, solution, as_json):
     from .render.terminal import puzzle_view
 
     data = read_json(file)
-    items = data.get("puzzles", []) if isinstance(data, dict) else []
+    if not isinstance(data, dict) or data.get("format") != "scopone-puzzles/1" \
+            or not isinstance(data.get("puzzles"), list) or not all(isinstance(p, dict) for p in data["puzzles"]):
+        raise ScoponeError(f"{file}: format: not a scopone-puzzles/1 file (an object with a list of puzzles)")
+    items = data["puzzles"]
     if pid is not None:
         items = [p for p in items if p.get("id") == pid]
         if not items:

@@ -222,3 +222,12 @@ def test_stale_temporaries_of_a_killed_run_are_removed(tmp_path):
     run("deal", "-o", tmp_path / "deal.json")
     assert not stale.exists() and fresh.exists()
     assert (tmp_path / "deal.json").exists()
+
+
+def test_puzzles_show_refuses_a_file_of_another_format(tmp_path):
+    for content in ('{"format": "scopone-position/1"}', '{"format": "scopone-puzzles/1", "puzzles": "x"}',
+                    '{"format": "scopone-puzzles/1", "puzzles": ["x"]}', "[]"):
+        path = tmp_path / "p.json"
+        path.write_text(content)
+        r = run("puzzles", "show", path, ok=False)
+        assert r.exit_code == 2 and "not a scopone-puzzles/1 file" in r.output and "Traceback" not in r.output

@@ -7,6 +7,7 @@ import json
 from importlib import resources
 
 import jsonschema
+import networkx as nx
 import pytest
 from referencing import Registry, Resource
 
@@ -265,3 +266,22 @@ def test_ctrl_c_during_analysis_is_an_interruption_not_a_result(monkeypatch):
     monkeypatch.setattr(an_mod, "make_backend", lambda pos, engine: Interrupted())
     with pytest.raises(KeyboardInterrupt):
         analyse(make_candidate(1, 0, (4, 4), Rules()))
+
+
+def test_verify_catches_a_tree_cut_short(puzzles):
+    # delete the replies of a defender node that is not at the end of the deal nor at
+    # the solution's depth: the tree no longer answers every defence
+    for p in puzzles:
+        g = nx.node_link_graph(p["tree"], edges="edges")
+        root = p["line"]
+        team = p["to_move"] & 1
+        cut = [n for n in g if g.out_degree(n) and Position.from_line(n).to_move & 1 != team
+               and sum(Position.from_line(m).to_move & 1 == team for m in nx.shortest_path(g, root, n)[:-1]) < 3]
+        if cut:
+            break
+    assert cut, "the fixture's puzzles have defender nodes inside their trees"
+    q = copy.deepcopy(p)
+    q["tree"]["edges"] = [e for e in q["tree"]["edges"] if e["source"] != cut[0]]
+    errs = verify_puzzle(q)
+    assert any("has no reply (the tree is cut short)" in e for e in errs), errs
+    assert verify_puzzle(p) == []

@@ -19,7 +19,7 @@ from ..formats import position_from_dict
 from ..players import greedy_choice
 from ..position import Position
 from ..solver import solve
-from .analyse import MIN_MARGIN, PuzzleFacts, puzzle_id
+from .analyse import MAX_SOLVING_MOVES, MIN_MARGIN, PuzzleFacts, puzzle_id
 from .ladder import rate
 from .themes import tag
 
@@ -140,10 +140,16 @@ def _verify_tree(p: dict, pos: Position, value: int, engine: str) -> list[str]:
             errors.append(f"tree: node {node!r}: {e}")
             continue
         out = {d["move"] for _, _, d in g.out_edges(node, data=True)}
+        solver_team = pos.to_move & 1
+        if not out and not npos.is_over() and npos.to_move & 1 != solver_team:
+            # a defender to move with no reply: only where the solution ends by design
+            path = nx.shortest_path(g, pos.line(), node) if nx.has_path(g, pos.line(), node) else None
+            solving = sum(Position.from_line(n).to_move & 1 == solver_team for n in (path or [])[:-1])
+            if path is None or solving < MAX_SOLVING_MOVES:
+                errors.append(f"tree: defender node {node!r} has no reply (the tree is cut short)")
         if not out or npos.is_over():
             continue
         vals = _values(npos, engine)
-        solver_team = pos.to_move & 1
         if npos.to_move & 1 == solver_team:
             s = 1 if npos.to_move % 2 == 0 else -1
             best = [m for m, v in vals.items() if v == value]
