@@ -81,7 +81,9 @@ _SUIT_ALIASES = {
     "♢": 0, "♡": 1, "♤": 2, "♧": 3,
     **{name.upper(): i for i, name in enumerate(SUIT_NAMES)},
 }
-_CARD_RE = re.compile(r"\s*(\d+)\s*([^\s\d]+)\s*\Z")
+# ASCII digits only: int() would also read Arabic-Indic or fullwidth digits, and a
+# rank of thousands of digits would fail in int() with a traceback
+_CARD_RE = re.compile(r"\s*([0-9]+)\s*([^\s0-9]+)\s*\Z")
 _CARD_TEXT = tuple(f"{rank_of(c)}{SUITS[suit_of(c)]}" for c in range(40))
 
 
@@ -96,11 +98,18 @@ def parse_card(text: str) -> Card:
     Traceback (most recent call last):
     ...
     scopone.errors.CardError: '11D' is not a card: rank must be 1..10
+    >>> parse_card("007D")
+    Traceback (most recent call last):
+    ...
+    scopone.errors.CardError: '007D' is not a card: rank must be 1..10
     """
     m = _CARD_RE.match(text) if isinstance(text, str) else None
+    if isinstance(text, str) and len(text) > 24:
+        text = text[:20] + "..."  # quote a long input shortened: the message stays one readable line
     if not m:
         raise CardError(f"{text!r} is not a card (expected rank 1..10 and suit D, C, S or B, e.g. 7D)")
-    rank = int(m.group(1))
+    digits = m.group(1)
+    rank = int(digits) if len(digits) <= 2 and not digits.startswith("0") else 0
     suit = _SUIT_ALIASES.get(m.group(2).upper(), _SUIT_ALIASES.get(m.group(2)))
     if not 1 <= rank <= 10:
         raise CardError(f"{text!r} is not a card: rank must be 1..10")

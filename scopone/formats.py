@@ -251,6 +251,10 @@ def read_json(path: str | Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise FormatError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise FormatError(f"{path}: not valid JSON: nested too deeply") from None
+    except ValueError as e:  # a number of more than 4300 digits
+        raise FormatError(f"{path}: not valid JSON: {str(e).split(';')[0]}") from None
 
 
 def load_position(path: str | Path, rules: Rules | None = None) -> Position:

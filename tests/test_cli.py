@@ -231,3 +231,20 @@ def test_puzzles_show_refuses_a_file_of_another_format(tmp_path):
         path.write_text(content)
         r = run("puzzles", "show", path, ok=False)
         assert r.exit_code == 2 and "not a scopone-puzzles/1 file" in r.output and "Traceback" not in r.output
+
+
+def test_hostile_numbers_and_nesting_give_one_line(tmp_path):
+    cases = {
+        "big-card.json": '{"hands": [["' + "1" * 5000 + 'D"], [], [], []]}',
+        "big-int.json": '{"scope": {"A": ' + "1" * 5000 + "}}",
+        "deep.json": "[" * 100000 + "]" * 100000,
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        r = run("show", path, ok=False)
+        assert r.exit_code == 2 and "Traceback" not in r.output, (name, r.output[:300])
+        assert len(r.output.strip().splitlines()) == 1 and len(r.output) < 400, name
+    for card in ("1" * 5000 + "D", "007D", "\u0661S", "\uff11S"):  # huge, leading zeros, Arabic-Indic, fullwidth
+        r = run("captures", card, ok=False)
+        assert r.exit_code == 2 and "is not a card" in r.output and len(r.output) < 400, card
