@@ -131,16 +131,16 @@ def parse_rules(text: str | Rules | None) -> Rules:
         return text
     if not isinstance(text, str) or not text.strip():
         raise RulesError(f"rules must be a text such as 'scientifico', not {text!r}")
-    words = [w.strip() for w in text.strip().split("+")]
-    head = words[0].lower()
+    words = text.strip().split("+")
+    head = words[0]
     if head not in PRESETS:
         raise RulesError(f"unknown rules {words[0]!r}: the presets are {', '.join(PRESETS)}")
     rules = PRESETS[head]
     names = {f.name: f for f in fields(Rules)}
     changes: dict[str, object] = {}
+    given: set[str] = set()
     for w in words[1:]:
         key, eq, val = w.partition("=")
-        key = key.strip().lower().replace("-", "_")
         if key in PRESETS and not eq and key not in names:
             # a preset used as a switch, e.g. scientifico+quindici: merge its switches
             preset = PRESETS[key]
@@ -152,22 +152,25 @@ def parse_rules(text: str | Rules | None) -> Rules:
             raise RulesError(
                 f"unknown rules switch {key!r} in {text!r}: the switches are {', '.join(names)}"
             )
+        if key in given:
+            raise RulesError(f"rules switch {key} is given twice in {text!r}")
+        given.add(key)
         if key in _BOOLS:
-            if not eq:
+            if not eq or val == "true":
                 changes[key] = True
-            elif val.strip().lower() in ("true", "yes", "on", "1"):
-                changes[key] = True
-            elif val.strip().lower() in ("false", "no", "off", "0"):
+            elif val == "false":
                 changes[key] = False
             else:
                 raise RulesError(f"rules switch {key} takes true or false, not {val!r}")
         elif key == "target":
-            try:
-                changes[key] = int(val)
-            except ValueError:
-                raise RulesError(f"rules switch target takes 11, 16 or 21, not {val!r}") from None
+            if val not in ("11", "16", "21"):
+                raise RulesError(f"rules switch target takes 11, 16 or 21, not {val!r}")
+            changes[key] = int(val)
         else:
             if not eq:
                 raise RulesError(f"rules switch {key} needs a value, e.g. {key}={_CHOICES[key][-1]}")
-            changes[key] = val.strip().lower()
-    return replace(rules, **changes) if changes else rules
+            if val not in _CHOICES[key]:
+                raise RulesError(f"rules switch {key}={val!r} is not one of {', '.join(_CHOICES[key])}")
+            changes[key] = val
+    merged = replace(rules, **changes) if changes else rules
+    return merged

@@ -34,11 +34,8 @@ def test_defaults_are_scientifico():
     ("scientifico+priority=free", dict(priority="free")),
     ("scientifico+priority=strict", dict()),
     ("scientifico+re_bello=true", dict(re_bello=True)),
-    ("scientifico+re_bello=yes", dict(re_bello=True)),
-    ("scientifico+re_bello=off", dict()),
+    ("scientifico+re_bello=false", dict()),
     ("napola+napola=false", dict()),
-    ("Scientifico + RE_BELLO", dict(re_bello=True)),
-    ("scientifico+re-bello", dict(re_bello=True)),
     ("scientifico+target=16", dict(target=16)),
     ("scientifico+deal=classico", dict(deal="classico")),
 ])
@@ -83,6 +80,11 @@ def test_presets():
     "bridge", "", "   ", "scientifico+foo", "scientifico+re_bello=maybe", "scientifico+target=12",
     "scientifico+target=eleven", "scientifico+priority", "scientifico+priority=loose",
     "scientifico+primiera=max", "scientifico+deal=bogus", "+re_bello", 42,
+    # exactly the documented forms: no other case, spelling, spacing or yes/no words
+    "SCIENTIFICO", "Scientifico + RE_BELLO", "scientifico+re-bello", "scientifico+napola=yes",
+    "scientifico+re_bello=off", "scientifico+target=016", "scientifico+target=+16",
+    # a switch given twice: which one would win?
+    "scientifico+priority=free+priority=strict", "scientifico+target=16+target=21",
 ])
 def test_parse_rules_errors(text):
     with pytest.raises(RulesError) as e:
