@@ -14,6 +14,7 @@ and :meth:`Position.pop` restores them, as python-chess does.
 
 from __future__ import annotations
 
+import re
 from typing import Iterator, NamedTuple
 
 from .captures import capture_table
@@ -28,6 +29,8 @@ from .rules import Rules, parse_rules
 from .scoring import TEAMS, Score, score_piles
 
 SEAT_NAMES = ("South", "East", "North", "West")
+#: The scope field of the one-line string: two counts in plain decimal (no sign, no leading zero).
+_SCOPE_FIELD = re.compile(r"(0|[1-9][0-9]?)-(0|[1-9][0-9]?)")
 
 
 def mano_seat(rules: Rules, to_move: int, cards_left: int) -> int:
@@ -382,11 +385,15 @@ class Position:
             dec = lambda s: 0 if s == "-" else parse_cards(split_card_texts(s))  # noqa: E731
             hands = [dec(h) if h else 0 for h in hand_texts]
             table, pa, pb = dec(table_s), dec(pa_s), dec(pb_s)
-            sa, _, sb = scope_s.partition("-")
-            scope = (int(sa), int(sb))
-            to_move = int(move_s)
-        except (CardError, ValueError) as e:
+        except CardError as e:
             raise FormatError(f"position string {text!r}: {e}") from None
+        m = _SCOPE_FIELD.fullmatch(scope_s)
+        if not m:
+            raise FormatError(f"position string {text!r}: scope must be A-B with counts such as 0-2, not {scope_s!r}")
+        scope = (int(m.group(1)), int(m.group(2)))
+        if move_s not in ("0", "1", "2", "3"):
+            raise FormatError(f"position string {text!r}: the seat to move must be 0, 1, 2 or 3, not {move_s!r}")
+        to_move = int(move_s)
         if last_s not in ("A", "B", "-"):
             raise FormatError(f"position string {text!r}: last capture must be A, B or -")
         last = None if last_s == "-" else TEAMS.index(last_s)

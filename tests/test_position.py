@@ -340,5 +340,15 @@ def test_scope_cannot_exceed_half_the_pile():
     assert Position.from_line(line.format(7)).scope == [0, 7]  # 14 cards: at most 7 scope
     with pytest.raises(PositionError, match="scope.B: 8 scope but team B has captured only 14 cards"):
         Position.from_line(line.format(8))
-    with pytest.raises(PositionError, match="scope.B: 999 scope"):
+    with pytest.raises(FormatError, match="scope must be A-B"):
         Position.from_line(line.format(999))
+
+
+@pytest.mark.parametrize("scope,to_move", [("+3-4", "1"), ("03-4", "1"), ("0_3-4", "1"), ("3-4", "+1"),
+                                           ("3-4", "01"), ("3--4", "1"), ("3-4", "4")])
+def test_position_string_numbers_are_plain_decimals(scope, to_move):
+    line = ("/6C/7B/6D 1B6S 1D1C1S2C3C3S4S4B5D5C5B6B7C7S10D10C10S10B 2D2S2B3D3B4D4C5S7D8D8C8S8B9D9C9S9B "
+            f"{scope} {to_move} A scientifico")
+    with pytest.raises(FormatError):
+        Position.from_line(line)
+    assert Position.from_line(line.replace(f" {scope} {to_move} ", " 3-4 1 ")).scope == [3, 4]
