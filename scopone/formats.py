@@ -36,8 +36,6 @@ _GAME_FIELDS = {"format", "rules", "hands", "table", "first", "start", "moves", 
 
 
 def _cards_field(value: Any, name: str, problems: list[str]) -> CardMask:
-    if value is None:
-        return 0
     if not isinstance(value, list):
         problems.append(f"{name}: expected a list of cards such as [\"7D\", \"10B\"], got {type(value).__name__}")
         return 0
@@ -104,7 +102,7 @@ def position_from_dict(d: Any, source: str = "", rules: Rules | None = None) -> 
     else:
         hands = [_cards_field(h, f"hands[{i}]", problems) for i, h in enumerate(hands_v)]
     table = _cards_field(d.get("table", []), "table", problems)
-    captured = d.get("captured", {}) or {}
+    captured = d.get("captured", {})
     piles = [0, 0]
     if not isinstance(captured, dict):
         problems.append("captured: expected {\"A\": [...], \"B\": [...]}")
@@ -113,11 +111,14 @@ def position_from_dict(d: Any, source: str = "", rules: Rules | None = None) -> 
             if k not in TEAMS:
                 problems.append(f"captured.{k}: unknown team (teams are A and B)")
         piles = [_cards_field(captured.get(t, []), f"captured.{t}", problems) for t in TEAMS]
-    scope_v = d.get("scope", {}) or {}
+    scope_v = d.get("scope", {})
     scope = [0, 0]
     if not isinstance(scope_v, dict):
         problems.append("scope: expected {\"A\": 0, \"B\": 0}")
     else:
+        for k in scope_v:
+            if k not in TEAMS:
+                problems.append(f"scope.{k}: unknown team (teams are A and B)")
         for i, t in enumerate(TEAMS):
             v = scope_v.get(t, 0)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
@@ -238,6 +239,19 @@ def game_from_dict(d: Any, source: str = "", rules: Rules | None = None) -> Game
     return GameRecord(start, list(moves), extra)
 
 
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
 def read_json(path: str | Path) -> Any:
     """Read a JSON file; errors name the file and the line."""
     path = Path(path)
@@ -248,7 +262,9 @@ def read_json(path: str | Path) -> Any:
     except (OSError, UnicodeDecodeError) as e:
         raise FormatError(f"{path}: cannot read: {e}") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except _DuplicateKey as e:
+        raise FormatError(f"{path}: {e}: the key is given twice (which one would count?)") from None
     except json.JSONDecodeError as e:
         raise FormatError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:

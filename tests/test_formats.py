@@ -11,7 +11,7 @@ import pytest
 from referencing import Registry, Resource
 
 from scopone.deal import deal
-from scopone.errors import IllegalMoveError, PositionError
+from scopone.errors import FormatError, IllegalMoveError, PositionError
 from scopone.formats import (
     GameRecord, game_from_dict, load_game, load_position, position_from_dict, position_to_dict,
     write_json_atomic,
@@ -107,3 +107,28 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
     assert list(tmp_path.iterdir()) == []
     write_json_atomic(out, {"ok": [1, 2]})
     assert json.loads(out.read_text()) == {"ok": [1, 2]}
+
+
+@pytest.mark.parametrize("field,value,says", [
+    ("scope", {"A": 0, "C": 1}, "scope.C: unknown team"),
+    ("scope", None, "scope: expected"), ("scope", False, "scope: expected"), ("scope", 0, "scope: expected"),
+    ("captured", None, "captured: expected"), ("captured", "", "captured: expected"),
+    ("table", None, "table: expected a list"), ("table", 0, "table: expected a list"),
+    ("table", "", "table: expected a list"),
+])
+def test_fields_given_with_the_wrong_kind_are_errors(field, value, says):
+    from scopone.deal import deal
+
+    d = position_to_dict(deal(seed=1))
+    d[field] = value
+    with pytest.raises(PositionError, match=says):
+        position_from_dict(d)
+
+
+def test_a_key_given_twice_is_an_error(tmp_path):
+    from scopone.formats import read_json
+
+    path = tmp_path / "dup.json"
+    path.write_text('{"to_move": 0, "to_move": 1}')
+    with pytest.raises(FormatError, match="to_move: the key is given twice"):
+        read_json(path)
