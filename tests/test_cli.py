@@ -248,3 +248,22 @@ def test_hostile_numbers_and_nesting_give_one_line(tmp_path):
     for card in ("1" * 5000 + "D", "007D", "\u0661S", "\uff11S"):  # huge, leading zeros, Arabic-Indic, fullwidth
         r = run("captures", card, ok=False)
         assert r.exit_code == 2 and "is not a card" in r.output and len(r.output) < 400, card
+
+
+def test_malformed_puzzle_files_never_give_a_traceback(tmp_path):
+    data = json.loads((EX / "puzzles.json").read_text())
+    data["puzzles"] = data["puzzles"][:1]
+    bad = json.loads(json.dumps(data))
+    bad["puzzles"][0]["solution"] = 5
+    bad["puzzles"].append(["x"])
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    r = run("puzzles", "verify", path, ok=False)
+    assert r.exit_code == 1 and "solution: expected list, got int" in r.output and "puzzles[1]" in r.output
+    for value in ("x", None, ["x"], 5):
+        data["puzzles"] = value
+        path.write_text(json.dumps(data))
+        for cmd in ("verify", "show"):
+            r = run("puzzles", cmd, path, ok=False)
+            assert r.exit_code in (1, 2) and "Traceback" not in r.output and r.exception is None or \
+                isinstance(r.exception, SystemExit), (cmd, value, r.output)

@@ -38,9 +38,45 @@ def _replay(pos: Position, texts: list[str]) -> Position:
     return work
 
 
+#: The shape every puzzle must have before its claims are checked: field -> (type, item type).
+_SHAPE = {"id": (str, None), "position": (dict, None), "line": (str, None), "to_move": (int, None),
+          "value": (int, None), "solution": (list, str), "moves": (list, dict), "tempting": (dict, None),
+          "best_line": (list, str), "themes": (list, str), "tree": (dict, None)}
+
+
+def shape_problems(p) -> list[str]:
+    """What is malformed in a puzzle object (wrong kinds of values), before any solving.
+
+    >>> shape_problems({"solution": 5})[:2]
+    ['id: missing', 'position: missing']
+    """
+    if not isinstance(p, dict):
+        return [f"expected a puzzle object, got {type(p).__name__}"]
+    out = []
+    for key, (kind, item) in _SHAPE.items():
+        if key not in p:
+            out.append(f"{key}: missing")
+        elif not isinstance(p[key], kind) or isinstance(p[key], bool):
+            out.append(f"{key}: expected {kind.__name__}, got {type(p[key]).__name__}")
+        elif item is not None and not all(isinstance(x, item) for x in p[key]):
+            out.append(f"{key}: expected a list of {item.__name__}")
+    moves = p.get("moves") if isinstance(p.get("moves"), list) else []
+    if any(not isinstance(m, dict) or not isinstance(m.get("move"), str) or not isinstance(m.get("value"), int)
+           for m in moves):
+        out.append("moves: each must be {\"move\": text, \"value\": integer}")
+    t = p.get("tempting")
+    if isinstance(t, dict) and not (isinstance(t.get("move"), str) and isinstance(t.get("value"), int)
+                                    and isinstance(t.get("refutation"), list)
+                                    and all(isinstance(x, str) for x in t["refutation"])):
+        out.append("tempting: expected {\"move\": text, \"value\": integer, \"refutation\": [texts]}")
+    return out
+
+
 def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
     """Every failed claim of one puzzle (empty when it is correct)."""
-    errors: list[str] = []
+    errors: list[str] = shape_problems(p)
+    if errors:
+        return errors
     try:
         pos = position_from_dict(p["position"])
     except (ScoponeError, KeyError) as e:
@@ -178,11 +214,14 @@ def verify_file(data: dict, engine: str = "auto", on_puzzle=None) -> dict[str, l
     """Failed claims per puzzle id (only puzzles with failures are listed)."""
     if not isinstance(data, dict) or data.get("format") != "scopone-puzzles/1":
         raise ScoponeError("format: not a scopone-puzzles/1 file")
+    if not isinstance(data.get("puzzles"), list):
+        raise ScoponeError("puzzles: expected a list of puzzles")
     failed = {}
-    for i, p in enumerate(data.get("puzzles", [])):
+    for i, p in enumerate(data["puzzles"]):
         errs = verify_puzzle(p, engine)
         if errs:
-            failed[str(p.get("id", f"puzzles[{i}]"))] = errs
+            pid = p.get("id") if isinstance(p, dict) and isinstance(p.get("id"), str) else f"puzzles[{i}]"
+            failed[pid] = errs
         if on_puzzle:
             on_puzzle(i, p, errs)
     return failed
