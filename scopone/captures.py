@@ -54,7 +54,10 @@ def cpsat_patterns(target: int) -> list[Pattern]:
     >>> cpsat_patterns(3)
     [(0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0), (0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0), (0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0)]
     """
-    from ortools.sat.python import cp_model  # heavy import, only when compiling
+    from . import hold_sigint
+
+    with hold_sigint():  # heavy import, only when compiling; a Ctrl-C during it is a KeyboardInterrupt
+        from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
     counts = [model.new_int_var(0, 4, f"c{r}") for r in range(1, 11)]

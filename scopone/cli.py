@@ -1,6 +1,7 @@
 """The ``scopone`` command line: parses, calls the library, formats.
 
-Bad input ends with exit code 2 and one line ``Error: FILE: field: problem``.
+Bad input ends with exit code 2 and one line ``Error: FILE: field: problem``;
+Ctrl-C with exit code 130 and one line (:func:`run`, the console script).
 """
 
 from __future__ import annotations
@@ -562,3 +563,4 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
     else:
         con = _console()
         con.print(analysis_view(d, _symbols(con)))
+

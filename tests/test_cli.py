@@ -267,3 +267,43 @@ def test_malformed_puzzle_files_never_give_a_traceback(tmp_path):
             r = run("puzzles", cmd, path, ok=False)
             assert r.exit_code in (1, 2) and "Traceback" not in r.output and r.exception is None or \
                 isinstance(r.exception, SystemExit), (cmd, value, r.output)
+
+
+def test_text_views_of_solve_and_puzzles_show():
+    out = run("solve", EX / "endgame-4.json", "--mode", "best").stdout
+    assert "nodes" in out and "value" in out.lower()
+    out = run("puzzles", "show", EX / "puzzles.json", "--solution").stdout
+    assert "solution" in out.lower()
+
+
+def test_the_console_script_turns_ctrl_c_into_one_line():
+    import os
+    import signal
+    import time
+
+    # a long match, interrupted: one line, exit code 130 (not click's "Aborted!" and 1)
+    p = subprocess.Popen([sys.executable, "-m", "scopone", "match", "heuristic", "greedy", "-n", "100000", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)
+    os.kill(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+
+
+def test_ctrl_c_while_the_program_starts_is_one_line():
+    import os
+    import signal
+    import time
+
+    # from the first imports to the compilation of the capture tables (about 0.1 to 0.6 s)
+    for delay in (0.05, 0.1, 0.2, 0.3, 0.45):
+        p = subprocess.Popen([sys.executable, "-m", "scopone", "show", str(EX / "endgame-4.json")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(delay)
+        os.kill(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        assert "Traceback" not in err, (delay, err)
+        assert p.returncode in (0, 130, -signal.SIGINT), (delay, p.returncode, err)

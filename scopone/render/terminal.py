@@ -122,7 +122,7 @@ def _bound_text(lower: int, upper: int, inf: int) -> str:
 
 def solve_view(pos: Position, result, symbols: bool = True) -> Group:
     """Value, every move's value (best first, ties grouped), the best line, the stats."""
-    from .solver import INF
+    from ..solver import INF
 
     parts = []
     who = "team A" if pos.to_move % 2 == 0 else "team B"
