@@ -378,6 +378,12 @@ def puzzles_show(file, pid, solution, as_json):
             or not isinstance(data.get("puzzles"), list) or not all(isinstance(p, dict) for p in data["puzzles"]):
         raise ScoponeError(f"{file}: format: not a scopone-puzzles/1 file (an object with a list of puzzles)")
     items = data["puzzles"]
+    from .puzzles.verify import shape_problems
+
+    for i, p in enumerate(items):
+        problems = shape_problems(p)
+        if problems:
+            raise ScoponeError(f"{file}: puzzles[{i}].{problems[0]}")
     if pid is not None:
         items = [p for p in items if p.get("id") == pid]
         if not items:

@@ -305,5 +305,8 @@ def test_ctrl_c_while_the_program_starts_is_one_line():
         time.sleep(delay)
         os.kill(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=60)
-        assert "Traceback" not in err, (delay, err)
-        assert p.returncode in (0, 130, -signal.SIGINT), (delay, p.returncode, err)
+        # on a loaded machine the interpreter may still be starting (no scopone code has
+        # run, nothing can catch the signal yet): only then may Python print its traceback
+        assert "Traceback" not in err or "scopone" not in err, (delay, err)
+        assert p.returncode in (0, 1, 130, -signal.SIGINT), (delay, p.returncode, err)
+        assert p.returncode != 1 or "scopone" not in err, (delay, err)

@@ -41,7 +41,8 @@ def _replay(pos: Position, texts: list[str]) -> Position:
 #: The shape every puzzle must have before its claims are checked: field -> (type, item type).
 _SHAPE = {"id": (str, None), "position": (dict, None), "line": (str, None), "to_move": (int, None),
           "value": (int, None), "solution": (list, str), "moves": (list, dict), "tempting": (dict, None),
-          "best_line": (list, str), "themes": (list, str), "tree": (dict, None)}
+          "best_line": (list, str), "themes": (list, str), "tree": (dict, None), "question": (str, None),
+          "difficulty": (dict, None)}
 
 
 def shape_problems(p) -> list[str]:
@@ -69,6 +70,9 @@ def shape_problems(p) -> list[str]:
                                     and isinstance(t.get("refutation"), list)
                                     and all(isinstance(x, str) for x in t["refutation"])):
         out.append("tempting: expected {\"move\": text, \"value\": integer, \"refutation\": [texts]}")
+    tree = p.get("tree")
+    if isinstance(tree, dict) and not (isinstance(tree.get("nodes"), list) and isinstance(tree.get("edges"), list)):
+        out.append("tree: expected node-link JSON with lists of nodes and edges")
     return out
 
 
@@ -169,6 +173,10 @@ def _verify_tree(p: dict, pos: Position, value: int, engine: str) -> list[str]:
         return [f"tree: not a node-link graph: {e}"]
     if pos.line() not in g:
         return ["tree: the root is not the puzzle position"]
+    bad = [n for n in g.nodes if not isinstance(n, str)]
+    bad += [d for _, _, d in g.edges(data=True) if not isinstance(d.get("move"), str)]
+    if bad:
+        return [f"tree: nodes must be position strings and edges carry a move text, not {bad[0]!r}"]
     for node in g.nodes:
         try:
             npos = Position.from_line(node)
