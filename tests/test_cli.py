@@ -294,6 +294,7 @@ def test_the_console_script_turns_ctrl_c_into_one_line():
 
 def test_ctrl_c_while_the_program_starts_is_one_line():
     import os
+    import re
     import signal
     import time
 
@@ -307,6 +308,7 @@ def test_ctrl_c_while_the_program_starts_is_one_line():
         out, err = p.communicate(timeout=60)
         # on a loaded machine the interpreter may still be starting (no scopone code has
         # run, nothing can catch the signal yet): only then may Python print its traceback
-        assert "Traceback" not in err or "scopone" not in err, (delay, err)
+        ours = re.search(r'File "[^"]*/scopone/', err)  # a frame of the package's own code
+        assert "Traceback" not in err or not ours, (delay, err)
         assert p.returncode in (0, 1, 130, -signal.SIGINT), (delay, p.returncode, err)
-        assert p.returncode != 1 or "scopone" not in err, (delay, err)
+        assert p.returncode != 1 or not ours, (delay, err)
