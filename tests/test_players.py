@@ -124,7 +124,7 @@ def test_players_follow_the_protocol_and_specs_are_checked():
         assert isinstance(make_player(spec), Player)
     for bad, says in [("minimax", "unknown player"), ("pimc:samples", "needs a value"),
                       ("pimc:samples=x", "is not int"), ("pimc:samples=0", "at least 1"),
-                      ("greedy:depth=2", "greedy takes no options"), ("pimc:rollout=dd", "cheats")]:
+                      ("greedy:depth=2", "greedy takes no options"), ("pimc:rollout=dd", "must not see the hidden hands"), ("pimc:rollout=pimc", "choose random, greedy or heuristic")]:
         with pytest.raises(ScoponeError, match=says):
             make_player(bad)
 

@@ -301,7 +301,7 @@ class MatchDir:
                 os.replace(tmp, path)
         return results
 
-    def add(self, result: dict, rules: Rules) -> None:
+    def add(self, result: dict) -> None:
         """Write a pair's two deals as game records, then its result line."""
         start = Position.from_line(result["line"])
         for swap, g in enumerate(result["games"]):
@@ -339,7 +339,7 @@ def run_match(a: str, b: str, n: int, seed: int = 1, rules: Rules | None = None,
 
     def take(result: dict) -> None:
         if store is not None:
-            store.add(result, rules)
+            store.add(result)
         summary.results.append(result)
         if on_result:
             on_result(summary)
