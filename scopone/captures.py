@@ -20,8 +20,12 @@ memoised, so a search pays for each (played value, table) pair once.
 
 from __future__ import annotations
 
+import json
+import os
 from functools import lru_cache
+from importlib import metadata
 from itertools import combinations, product
+from pathlib import Path
 
 from .cards import RANK_MASK, CardMask, cards_of, iter_cards, rank_count
 from .rules import Rules
@@ -84,6 +88,64 @@ def cpsat_patterns(target: int) -> list[Pattern]:
     return sorted(set(found), key=lambda p: (sum(p), [-c for c in p]))
 
 
+#: Bump when the capture model changes: the cached tables of an older model are ignored.
+MODEL_VERSION = 1
+
+
+def cache_path() -> Path:
+    """The file where compiled capture patterns are kept between runs: in
+    ``$SCOPONE_CACHE_DIR``, else the user's cache folder, named by the model's
+    and OR-Tools' versions (a new version of either compiles afresh)."""
+    base = os.environ.get("SCOPONE_CACHE_DIR")
+    if not base:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "scopone")
+    try:
+        ortools = metadata.version("ortools")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a dependency
+        ortools = "unknown"
+    return Path(base) / f"captures-model{MODEL_VERSION}-ortools{ortools}.json"
+
+
+def _valid(target: int, patterns) -> bool:
+    return isinstance(patterns, list) and all(
+        isinstance(p, list) and len(p) == 11 and all(isinstance(c, int) and 0 <= c <= 4 for c in p)
+        and sum(r * c for r, c in enumerate(p)) == target for p in patterns)
+
+
+@lru_cache(maxsize=None)
+def _disk_cache() -> dict:
+    try:
+        data = json.loads(cache_path().read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}  # missing, unreadable or corrupt: compiled again and rewritten
+
+
+def patterns_for(target: int) -> list[Pattern]:
+    """:func:`cpsat_patterns`, kept on disk between runs (see :func:`cache_path`).
+
+    CP-SAT stays the statement of the rules; the cache only saves its start-up
+    cost (about 0.4 s a process).  An entry that is not a valid list of patterns
+    for ``target`` is compiled again.  Writing is atomic, so processes that fill
+    the cache at once leave a whole file.
+    """
+    cache = _disk_cache()
+    hit = cache.get(str(target))
+    if _valid(target, hit):
+        return [tuple(p) for p in hit]
+    patterns = cpsat_patterns(target)
+    cache[str(target)] = [list(p) for p in patterns]
+    try:
+        from .formats import write_text_atomic  # formats imports the engine: import here, not at the top
+
+        path = cache_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(path, json.dumps(cache, sort_keys=True))
+    except Exception:  # noqa: BLE001 - a cache that cannot be written only costs time
+        pass
+    return patterns
+
+
 def _is_single(p: Pattern) -> bool:
     return p is not WHOLE_TABLE and sum(p) == 1
 
@@ -103,7 +165,7 @@ class CaptureTable:
         for v in range(1, 11):
             t = capture_target(rules, v)
             if t not in by_target:
-                by_target[t] = cpsat_patterns(t) if t > 0 else []
+                by_target[t] = patterns_for(t) if t > 0 else []
             self.patterns.append(by_target[t])
         #: sweep_scopa[rank - 1]: whether emptying the table with that rank is a scopa
         self.sweep_scopa = tuple(self.is_sweep_scopa(v) for v in range(1, 11))

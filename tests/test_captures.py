@@ -227,3 +227,31 @@ def test_ctrl_c_still_raises_keyboard_interrupt_after_cp_sat():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "interrupted cleanly" in out.stdout, (out.returncode, out.stderr[-500:])
+
+
+def test_the_disk_cache_holds_exactly_what_cp_sat_compiles(tmp_path, monkeypatch):
+    import json
+
+    from scopone import captures as cap
+
+    monkeypatch.setenv("SCOPONE_CACHE_DIR", str(tmp_path))
+    cap._disk_cache.cache_clear()
+    try:
+        for target in range(1, 15):
+            assert cap.patterns_for(target) == cap.cpsat_patterns(target)
+        data = json.loads(cap.cache_path().read_text())
+        assert cap.cache_path().parent == tmp_path
+        assert {int(k) for k in data} == set(range(1, 15))
+        for k, pats in data.items():  # CP-SAT recompiles the same patterns
+            assert [tuple(p) for p in pats] == cap.cpsat_patterns(int(k))
+        # a corrupt or tampered cache is compiled again, never trusted
+        data["7"] = [[0] * 11]
+        cap.cache_path().write_text(json.dumps(data))
+        cap._disk_cache.cache_clear()
+        assert cap.patterns_for(7) == cap.cpsat_patterns(7)
+        cap.cache_path().write_text("{not json")
+        cap._disk_cache.cache_clear()
+        assert cap.patterns_for(5) == cap.cpsat_patterns(5)
+        assert json.loads(cap.cache_path().read_text())["5"]  # rewritten whole
+    finally:
+        cap._disk_cache.cache_clear()
