@@ -373,3 +373,15 @@ def test_search_lets_other_threads_run():
     assert busy > 0.3, "the test position is too easy to tell"
     inside = [s for s in stamps if any(a < s < b for a, b in spans)]
     assert len(inside) >= 5
+
+
+def test_solve_refuses_a_value_beyond_the_search_bounds():
+    # an unchecked position with absurd scope must not give a wrong exact value
+    from scopone.errors import PositionError
+
+    line = ("1S6B7C8D/5C5S6D7B/4D6S7D7S/1C4B8S10B 6C10C 2D2C2S2B3D3C8C8B "
+            "1D1B3S3B4C4S5D5B9D9C9S9B10D10S 0-999 0 B scientifico")
+    pos = Position.from_line(line, check=False)
+    for engine in ("c", "python"):
+        with pytest.raises(PositionError, match="more than any deal allows"):
+            solve(pos, engine=engine)
