@@ -15,7 +15,7 @@ from scopone.solver.core import CoreBackend
 from scopone.solver.driver import solve_with
 from scopone.solver.parallel import Workers, merged_stats
 from scopone.solver.reference import SearchInterrupted
-from test_core import _hard_position, _long_search_position, endgame, moves_and_values
+from test_core import LONG_SEARCH_VALUE, _hard_position, _long_search_position, endgame, moves_and_values
 
 RULES = [Rules(), parse_rules("scientifico+re_bello+napola+primiera=sum"), parse_rules("assi+asso_scopa")]
 
@@ -55,7 +55,7 @@ def test_threaded_stats_add_up():
 
 @pytest.mark.parametrize("mode", ["all", "best"])
 def test_threaded_time_limit_gives_bounds(mode):
-    pos, value = _hard_position()
+    pos, value = _long_search_position(), LONG_SEARCH_VALUE  # seconds of work
     r = solve(pos, mode=mode, time_limit=0.05, threads=2)
     assert not r.complete
     assert r.lower <= value <= r.upper
@@ -65,7 +65,7 @@ def test_threaded_time_limit_gives_bounds(mode):
 
 @pytest.mark.parametrize("mode", ["all", "best"])
 def test_threaded_ctrl_c_stops_every_thread(mode):
-    pos, value = _hard_position()
+    pos, value = _long_search_position(), LONG_SEARCH_VALUE  # seconds of work
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
@@ -107,7 +107,7 @@ def test_cancel_stops_one_search_and_the_backend_recovers():
 
 
 def test_an_error_in_one_thread_stops_the_others():
-    pos, _ = _hard_position()
+    pos = _long_search_position()
 
     def loop(i, backend):
         if i == 0:
@@ -167,7 +167,7 @@ def test_progress_ticks_during_a_long_search():
 
 
 def test_a_second_ctrl_c_while_stopping_still_waits_for_every_thread():
-    pos, _ = _hard_position()
+    pos = _long_search_position()  # still searching when the Ctrl-C come, on any machine
     small = endgame(5, Rules(), 2)
     expected = CoreBackend(small.rules).search(small, -1000, 1000)
     raised = [0]
