@@ -58,8 +58,7 @@ def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, f
 
         def on_play(pos: Position, s: int, move: Move) -> None:
             played.append(move)
-            if s != seat:
-                console.print(Text(f"{SEAT_NAMES[s]} ({names[s]}) plays ") + move_styled(move, symbols))
+            console.print(Text(f"{SEAT_NAMES[s]} ({names[s]}) plays ") + move_styled(move, symbols))
 
         try:
             final, _ = play_deal(start, players, f"scopone-play:{seed}:{k}", on_play)
