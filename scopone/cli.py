@@ -169,12 +169,33 @@ def captures(card, table_text, as_json, rules_text):
               help="How the deal is played forward.")
 @click.option("--first", type=click.IntRange(0, 3), default=0, show_default=True, help="Seat that plays first.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the position here.")
+@click.option("--count", type=click.IntRange(min=1), default=None,
+              help="Deal this many positions as JSON Lines ({\"id\", \"position\"}), the input of solve-batch.")
 @json_option
 @rules_option
 @handle_errors
-def deal(seed, cards_per_hand, policy, first, output, as_json, rules_text):
+def deal(seed, cards_per_hand, policy, first, output, count, as_json, rules_text):
     """Deal a random position (and optionally play it forward)."""
+    import json
+    import random
+
     from .deal import deal as make_deal
+
+    if count is not None:
+        from .formats import write_text_atomic
+
+        rng = random.Random(seed)
+        rows = []
+        for i in range(count):
+            s = rng.randrange(2**32)
+            pos = make_deal(s, _rules_opt(rules_text), first=first, cards_per_hand=cards_per_hand, policy=policy)
+            rows.append(json.dumps({"id": f"deal-{s}", "position": position_to_dict(pos)}) + "\n")
+        if output is not None:
+            write_text_atomic(output, "".join(rows))
+            click.echo(f"wrote {count} positions to {output}", err=True)
+        else:
+            click.echo("".join(rows), nl=False)
+        return
 
     pos = make_deal(seed, _rules_opt(rules_text), first=first, cards_per_hand=cards_per_hand, policy=policy)
     data = position_to_dict(pos)
@@ -570,3 +591,47 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
         con = _console()
         con.print(analysis_view(d, _symbols(con)))
 
+
+@main.command("solve-batch")
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Results as JSON Lines, one per input line (resumed if it exists).")
+@click.option("--mode", type=click.Choice(["all", "optimal", "best"]), default="best", show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Per position: stop and report the proven bounds.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the usable CPUs).")
+@click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
+@handle_errors
+def solve_batch(source, output, mode, time_limit, workers, engine):
+    """Solve every position of a JSON Lines file (scopone deal --count N makes one).
+
+    A bad line is reported with its number and the rest goes on (exit code 1
+    at the end); an interrupted run resumes where it stopped.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .solver import usable_cpus
+    from .solver.batch import solve_batch as run_batch
+
+    con = Console(stderr=True, highlight=False)
+    with Progress(TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=con) as bar:
+        task = bar.add_task("", total=None)
+
+        def on_result(result, done, total):
+            if "error" in result:
+                bar.console.print(f"{source}: line {result['line']}: {result['error']}", soft_wrap=True,
+                                  markup=False, highlight=False)
+            bar.update(task, completed=done, total=total)
+
+        try:
+            written, bad = run_batch(source, output, mode=mode, time_limit=time_limit,
+                                     workers=workers or usable_cpus(), engine=engine, on_result=on_result)
+        except KeyboardInterrupt:
+            click.echo(f"interrupted: the results so far are in {output}; run the same command to resume", err=True)
+            sys.exit(130)
+    click.echo(f"wrote {written} results to {output}"
+               + (f"; {bad} {'line is' if bad == 1 else 'lines are'} not a position" if bad else ""), err=True)
+    if bad:
+        sys.exit(1)
