@@ -23,8 +23,16 @@ R = TypeVar("R")
 
 
 def run_ordered(fn: Callable[[T], R], tasks: Iterable[T], take: Callable[[R], None], workers: int = 1,
-                done: Callable[[], bool] = lambda: False) -> None:
-    """Run ``fn(task)`` for each task and pass the results to ``take`` in task order."""
+                done: Callable[[], bool] = lambda: False, scheduler: str | None = None) -> None:
+    """Run ``fn(task)`` for each task and pass the results to ``take`` in task order.
+
+    ``scheduler``: the address of a Dask distributed scheduler (``pip install
+    "scopone[cluster]"``); the tasks then run on that cluster's workers, and
+    ``workers`` tasks per cluster thread are kept queued.
+    """
+    if scheduler is not None:
+        _run_on_cluster(fn, tasks, take, scheduler, done)
+        return
     if workers <= 1:
         for task in tasks:
             take(fn(task))
@@ -49,3 +57,35 @@ def run_ordered(fn: Callable[[T], R], tasks: Iterable[T], take: Callable[[R], No
         finally:
             for f in pending:
                 f.cancel()
+
+
+def _run_on_cluster(fn, tasks, take, scheduler: str, done) -> None:
+    try:
+        from distributed import Client
+    except ImportError:
+        from .errors import ScoponeError
+
+        raise ScoponeError("--scheduler: Dask is not installed (pip install \"scopone[cluster]\")") from None
+    try:
+        client = Client(scheduler, timeout="5s")
+    except (OSError, TimeoutError) as e:
+        from .errors import ScoponeError
+
+        raise ScoponeError(f"--scheduler: cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    with client:
+        window = 4 * max(1, sum(client.nthreads().values()))
+        pending: list = []
+        try:
+            for task in tasks:
+                pending.append(client.submit(fn, task, pure=False))
+                if len(pending) < window:
+                    continue
+                take(pending.pop(0).result())
+                if done():
+                    return
+            while pending:
+                take(pending.pop(0).result())
+                if done():
+                    return
+        finally:
+            client.cancel(pending)

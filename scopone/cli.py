@@ -318,10 +318,11 @@ def puzzles():
 @click.option("--themes", default="", help="Comma-separated themes; keep only puzzles with one of them.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Analyse the candidates on an existing Dask cluster.")
 @json_option
 @rules_option
 @handle_errors
-def puzzles_generate(count, seed, output, cards, themes, workers, engine, as_json, rules_text):
+def puzzles_generate(count, seed, output, cards, themes, workers, engine, scheduler, as_json, rules_text):
     """Generate puzzles into a JSON file, resuming if it exists."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -346,7 +347,7 @@ def puzzles_generate(count, seed, output, cards, themes, workers, engine, as_jso
 
         try:
             data = generate(output, count, seed, cards=rng, rules=rules, themes=wanted, workers=workers,
-                            engine=engine, on_progress=on_progress)
+                            engine=engine, on_progress=on_progress, scheduler=scheduler)
         except KeyboardInterrupt:
             click.echo(f"interrupted: everything found so far is in {output}; run the same command to resume",
                        err=True)
@@ -441,10 +442,11 @@ def _player_spec(ctx, param, value):
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--save", "save_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for every deal's game record and the results (an interrupted match resumes there).")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Play on an existing Dask cluster.")
 @json_option
 @rules_option
 @handle_errors
-def match(player_a, player_b, deals, seed, workers, save_dir, as_json, rules_text):
+def match(player_a, player_b, deals, seed, workers, save_dir, scheduler, as_json, rules_text):
     """Play PLAYER_A against PLAYER_B on paired deals.
 
     Players: random, greedy, heuristic, pimc (options: pimc:samples=64,time=0,
@@ -470,7 +472,7 @@ def match(player_a, player_b, deals, seed, workers, save_dir, as_json, rules_tex
 
         try:
             summary = run_match(player_a, player_b, deals, seed, _rules_opt(rules_text), workers=workers,
-                                save=save_dir, on_result=on_result)
+                                save=save_dir, scheduler=scheduler, on_result=on_result)
         except KeyboardInterrupt:
             bar.stop()
             done = summary.pairs if summary else 0
@@ -602,8 +604,10 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: the usable CPUs).")
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Run on an existing Dask cluster (tcp://host:8786; pip install \"scopone[cluster]\").")
 @handle_errors
-def solve_batch(source, output, mode, time_limit, workers, engine):
+def solve_batch(source, output, mode, time_limit, workers, engine, scheduler):
     """Solve every position of a JSON Lines file (scopone deal --count N makes one).
 
     A bad line is reported with its number and the rest goes on (exit code 1
@@ -627,7 +631,8 @@ def solve_batch(source, output, mode, time_limit, workers, engine):
 
         try:
             written, bad = run_batch(source, output, mode=mode, time_limit=time_limit,
-                                     workers=workers or usable_cpus(), engine=engine, on_result=on_result)
+                                     workers=workers or usable_cpus(), engine=engine, scheduler=scheduler,
+                                     on_result=on_result)
         except KeyboardInterrupt:
             click.echo(f"interrupted: the results so far are in {output}; run the same command to resume", err=True)
             sys.exit(130)

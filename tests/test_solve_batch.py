@@ -64,3 +64,37 @@ def test_solve_batch_command(tmp_path):
     assert "line 4: not a position" in r.stderr and "wrote 7 results" in r.stderr
     r = CliRunner().invoke(main, ["solve-batch", str(tmp_path / "missing.jsonl"), "-o", str(out)])
     assert r.exit_code == 2 and "no such file" in r.output
+
+
+def test_a_dask_cluster_gives_the_same_results(tmp_path):
+    from distributed import LocalCluster
+
+    src = _inputs(tmp_path)
+    local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    solve_batch(src, local, workers=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        written, bad = solve_batch(src, remote, scheduler=cluster.scheduler_address)
+    assert (written, bad) == (7, 1)
+    assert _values(remote) == _values(local)
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path):
+    src = _inputs(tmp_path)
+    r = CliRunner().invoke(main, ["solve-batch", str(src), "-o", str(tmp_path / "v.jsonl"),
+                                  "--scheduler", "tcp://127.0.0.1:9"])
+    assert r.exit_code == 2 and "cannot reach the Dask scheduler" in r.output
+
+
+def test_matches_and_puzzles_run_on_a_dask_cluster_too(tmp_path):
+    from distributed import LocalCluster
+
+    from scopone.players.match import run_match
+    from scopone.puzzles import generate
+
+    local = run_match("greedy", "heuristic", 3, seed=2)
+    one = generate(tmp_path / "one.json", 2, seed=5, cards=(3, 3))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = run_match("greedy", "heuristic", 3, seed=2, scheduler=cluster.scheduler_address)
+        two = generate(tmp_path / "two.json", 2, seed=5, cards=(3, 3), scheduler=cluster.scheduler_address)
+    assert [r["diff"] for r in remote.results] == [r["diff"] for r in local.results]
+    assert [p["id"] for p in two["puzzles"]] == [p["id"] for p in one["puzzles"]]

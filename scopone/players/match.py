@@ -318,12 +318,13 @@ class MatchDir:
 
 
 def run_match(a: str, b: str, n: int, seed: int = 1, rules: Rules | None = None, *, workers: int = 1,
-              save: str | Path | None = None,
+              save: str | Path | None = None, scheduler: str | None = None,
               on_result: Callable[[MatchSummary], None] | None = None) -> MatchSummary:
     """Play ``n`` pairs of deals between players ``a`` and ``b`` (specs).
 
     With ``save`` the pairs already in that directory are kept and only the
-    rest are played (resume); ``on_result`` is called after every pair.
+    rest are played (resume); ``on_result`` is called after every pair;
+    ``scheduler`` plays the pairs on a Dask cluster.
     """
     rules = rules or Rules()
     for spec in (a, b):
@@ -345,7 +346,7 @@ def run_match(a: str, b: str, n: int, seed: int = 1, rules: Rules | None = None,
             on_result(summary)
 
     tasks = (PairTask(i, seed, a, b, rules) for i in range(n) if i not in done)
-    run_ordered(run_pair, tasks, take, workers)
+    run_ordered(run_pair, tasks, take, workers, scheduler=scheduler)
     summary.results.sort(key=lambda r: r["index"])
     return summary
 

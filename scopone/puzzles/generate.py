@@ -113,7 +113,8 @@ def _load_existing(path: Path, rules: Rules) -> dict | None:
 
 def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] = (3, 7),
              rules: Rules | None = None, themes: tuple[str, ...] = (), workers: int = 1,
-             engine: str = "auto", on_progress: Callable[[Progress], None] | None = None) -> dict:
+             engine: str = "auto", on_progress: Callable[[Progress], None] | None = None,
+             scheduler: str | None = None) -> dict:
     """Generate until the file at ``path`` holds ``n`` puzzles; returns the file's data.
 
     Re-running resumes: accepted puzzles are kept and candidates already
@@ -169,7 +170,7 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
     try:
         if progress.accepted >= n:
             return data
-        run_ordered(run_job, jobs, lambda r: take(*r), workers, lambda: progress.accepted >= n)
+        run_ordered(run_job, jobs, lambda r: take(*r), workers, lambda: progress.accepted >= n, scheduler=scheduler)
     finally:
         save()
     return data

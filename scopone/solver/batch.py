@@ -91,11 +91,12 @@ def _done_lines(path: Path) -> int:
 
 
 def solve_batch(source: str | Path, output: str | Path, *, mode: str = "best", time_limit: float | None = None,
-                workers: int = 1, engine: str = "auto",
+                workers: int = 1, engine: str = "auto", scheduler: str | None = None,
                 on_result: Callable[[dict, int, int], None] | None = None) -> tuple[int, int]:
     """Solve every line of ``source`` into ``output``; returns (results written now, bad lines in all).
 
-    ``on_result(result, done, total)`` is called after each line.
+    ``on_result(result, done, total)`` is called after each line; ``scheduler``
+    runs the lines on a Dask cluster (see :func:`scopone.batch.run_ordered`).
     """
     source, output = Path(source), check_output(output)
     try:
@@ -118,7 +119,7 @@ def solve_batch(source: str | Path, output: str | Path, *, mode: str = "best", t
                 on_result(result, start + written[0], len(numbered))
 
         tasks = (SolveTask(n, text, mode, time_limit, engine) for n, text in numbered[start:])
-        run_ordered(solve_task, tasks, take, workers)
+        run_ordered(solve_task, tasks, take, workers, scheduler=scheduler)
     with open(output, encoding="utf-8") as f:
         bad = sum("error" in json.loads(row) for row in f)
     return written[0], bad
