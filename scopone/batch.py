@@ -15,7 +15,10 @@ Puzzle generation and matches both run through it.
 
 from __future__ import annotations
 
+import json
+import os
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 T = TypeVar("T")
@@ -89,3 +92,34 @@ def _run_on_cluster(fn, tasks, take, scheduler: str, done) -> None:
                     return
         finally:
             client.cancel(pending)
+
+
+def whole_lines(path: str | Path) -> list[dict]:
+    """The results a JSON Lines file holds, for resuming: every whole line up to the
+    first cut or broken one, which is removed (with all after it) from the file.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "r.jsonl"
+    >>> _ = p.write_text('{"a": 1}\\n{"a": 2}\\n{"a"')
+    >>> whole_lines(p), p.read_text()
+    ([{'a': 1}, {'a': 2}], '{"a": 1}\\n{"a": 2}\\n')
+    """
+    path = Path(path)
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    rows, kept = [], []
+    for line in text.splitlines(keepends=True):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            break
+        if not line.endswith("\n") or not isinstance(row, dict):
+            break
+        rows.append(row)
+        kept.append(line)
+    if "".join(kept) != text:  # drop the cut line before appending after it
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("".join(kept), encoding="utf-8")
+        os.replace(tmp, path)
+    return rows

@@ -640,3 +640,44 @@ def solve_batch(source, output, mode, time_limit, workers, engine, scheduler):
                + (f"; {bad} {'line is' if bad == 1 else 'lines are'} not a position" if bad else ""), err=True)
     if bad:
         sys.exit(1)
+
+
+@main.command("analyze-batch")
+@click.argument("games", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="Analyses as JSON Lines, one per record (resumed if it exists).")
+@click.option("--samples", type=click.IntRange(min=2), default=32, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+              metavar="SECONDS")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes (default: the usable CPUs).")
+@click.option("--scheduler", metavar="ADDRESS", default=None, help="Run on an existing Dask cluster.")
+@handle_errors
+def analyze_batch(games, output, samples, seed, budget, workers, scheduler):
+    """Analyse many game records (a season of a club): one JSON line each, as scopone analyze --json."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .coach import CoachSettings
+    from .coach.batch import analyze_batch as run_batch
+    from .solver import usable_cpus
+
+    con = Console(stderr=True, highlight=False)
+    with Progress(TextColumn("[bold]analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=con) as bar:
+        task = bar.add_task("", total=len(games))
+
+        def on_result(result, done, total):
+            if "error" in result:
+                bar.console.print(result["error"], soft_wrap=True, markup=False, highlight=False)
+            bar.update(task, completed=done, total=total)
+
+        try:
+            written, bad = run_batch(list(games), output, CoachSettings(samples=samples, seed=seed, budget=budget),
+                                     workers=workers or usable_cpus(), scheduler=scheduler, on_result=on_result)
+        except KeyboardInterrupt:
+            click.echo(f"interrupted: the analyses so far are in {output}; run the same command to resume", err=True)
+            sys.exit(130)
+    click.echo(f"wrote {written} analyses to {output}"
+               + (f"; {bad} {'record has' if bad == 1 else 'records have'} errors" if bad else ""), err=True)
+    if bad:
+        sys.exit(1)

@@ -187,3 +187,25 @@ def test_mistakes_become_puzzles_that_verify(tmp_path):
     assert puzzles[0]["tempting"]["by"] == "played" and puzzles[0]["source"]["play"] == 0
     r = CliRunner().invoke(main, ["puzzles", "verify", str(out)])
     assert r.exit_code == 0 and f"{len(puzzles)} of {len(puzzles)} puzzles verified" in r.output
+
+
+def test_analyze_batch_resumes_and_reports_bad_records(tmp_path):
+    paths = []
+    for seed in (1, 2):
+        start = deal(seed=seed, cards_per_hand=2)
+        path = tmp_path / f"g{seed}.json"
+        write_json_atomic(path, GameRecord(start, dd_finish(start, [])).to_dict())
+        paths.append(str(path))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    out = tmp_path / "all.jsonl"
+    r = CliRunner().invoke(main, ["analyze-batch", *paths, str(bad), "-o", str(out), "--samples", "8",
+                                  "--workers", "2"])
+    assert r.exit_code == 1 and "not valid JSON" in r.stderr
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [row["game"] for row in rows] == [*paths, str(bad)]
+    single = json.loads(CliRunner().invoke(main, ["analyze", paths[0], "--json", "--samples", "8"]).stdout)
+    assert [p["dd_loss"] for p in rows[0]["plays"]] == [p["dd_loss"] for p in single["plays"]]
+    # resume: nothing left to do
+    r = CliRunner().invoke(main, ["analyze-batch", *paths, "-o", str(out), "--samples", "8"])
+    assert "wrote 0 analyses" in r.stderr

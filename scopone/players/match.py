@@ -31,7 +31,7 @@ from math import exp, lgamma, log, log1p, pi
 from pathlib import Path
 from typing import Callable
 
-from ..batch import run_ordered
+from ..batch import run_ordered, whole_lines
 from ..deal import deal
 from ..errors import FormatError
 from ..formats import GameRecord, write_json_atomic
@@ -285,20 +285,7 @@ class MatchDir:
                 raise FormatError(f"{self.path}: cannot create the directory: {e.strerror}") from None
             write_json_atomic(meta, {"format": MATCH_FORMAT, **self.settings})
         self.games.mkdir(exist_ok=True)
-        results = []
-        path = self.path / "results.jsonl"
-        if path.exists():
-            text = path.read_text(encoding="utf-8")
-            for line in text.splitlines():
-                try:
-                    results.append(json.loads(line))
-                except ValueError:
-                    break  # a line cut by a kill: that pair is played again
-            kept = "".join(json.dumps(r) + "\n" for r in results)
-            if kept != text:  # drop the cut line before appending after it
-                tmp = path.with_name(path.name + ".tmp")
-                tmp.write_text(kept, encoding="utf-8")
-                os.replace(tmp, path)
+        results = whole_lines(self.path / "results.jsonl")
         return results
 
     def add(self, result: dict) -> None:

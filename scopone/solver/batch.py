@@ -14,12 +14,11 @@ the last whole line.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..batch import run_ordered
+from ..batch import run_ordered, whole_lines
 from ..errors import FormatError, ScoponeError
 from ..formats import check_output, position_from_dict, read_position_arg
 
@@ -69,27 +68,6 @@ def solve_task(task: SolveTask) -> dict:
             "moves": d["moves"], "line_of_play": d["line"], "complete": d["complete"], "stats": d["stats"]}
 
 
-def _done_lines(path: Path) -> int:
-    """How many whole result lines the output holds (a cut last line is dropped)."""
-    if not path.exists():
-        return 0
-    text = path.read_text(encoding="utf-8")
-    kept = []
-    for row in text.splitlines(keepends=True):
-        try:
-            json.loads(row)
-        except ValueError:
-            break
-        if not row.endswith("\n"):
-            break
-        kept.append(row)
-    if "".join(kept) != text:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text("".join(kept), encoding="utf-8")
-        os.replace(tmp, path)
-    return len(kept)
-
-
 def solve_batch(source: str | Path, output: str | Path, *, mode: str = "best", time_limit: float | None = None,
                 workers: int = 1, engine: str = "auto", scheduler: str | None = None,
                 on_result: Callable[[dict, int, int], None] | None = None) -> tuple[int, int]:
@@ -106,7 +84,7 @@ def solve_batch(source: str | Path, output: str | Path, *, mode: str = "best", t
     except (OSError, UnicodeDecodeError) as e:
         raise FormatError(f"{source}: cannot read: {e}") from None
     numbered = [(i + 1, x) for i, x in enumerate(lines) if x.strip()]
-    start = _done_lines(output)
+    start = len(whole_lines(output))
     if start > len(numbered):
         raise FormatError(f"{output}: holds {start} results but {source} has only {len(numbered)} positions")
     written = [0]
