@@ -42,56 +42,64 @@ def run_ordered(fn: Callable[[T], R], tasks: Iterable[T], take: Callable[[R], No
             if done():
                 return
         return
-    window = 4 * workers  # enough queued work to keep every worker busy
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: list = []
-        try:
-            for task in tasks:
-                pending.append(pool.submit(fn, task))
-                if len(pending) < window:
-                    continue
-                take(pending.pop(0).result())
-                if done():
-                    return
-            while pending:
-                take(pending.pop(0).result())
-                if done():
-                    return
-        finally:
-            for f in pending:
-                f.cancel()
+        _in_order(lambda task: pool.submit(fn, task), lambda futures: [f.cancel() for f in futures],
+                  4 * workers, tasks, take, done)
+
+
+def _in_order(submit, cancel, window: int, tasks, take, done) -> None:
+    """Keep ``window`` tasks queued (enough to keep every worker busy) and take
+    their results in task order; whatever is still queued at the end is cancelled."""
+    pending: list = []
+    try:
+        for task in tasks:
+            pending.append(submit(task))
+            if len(pending) < window:
+                continue
+            take(pending.pop(0).result())
+            if done():
+                return
+        while pending:
+            take(pending.pop(0).result())
+            if done():
+                return
+    finally:
+        cancel(pending)
 
 
 def _run_on_cluster(fn, tasks, take, scheduler: str, done) -> None:
+    from .errors import ScoponeError
+
     try:
         from distributed import Client
     except ImportError:
-        from .errors import ScoponeError
-
         raise ScoponeError("--scheduler: Dask is not installed (pip install \"scopone[cluster]\")") from None
     try:
         client = Client(scheduler, timeout="5s")
     except (OSError, TimeoutError) as e:
-        from .errors import ScoponeError
-
         raise ScoponeError(f"--scheduler: cannot reach the Dask scheduler at {scheduler}: {e}") from None
     with client:
         window = 4 * max(1, sum(client.nthreads().values()))
-        pending: list = []
-        try:
-            for task in tasks:
-                pending.append(client.submit(fn, task, pure=False))
-                if len(pending) < window:
-                    continue
-                take(pending.pop(0).result())
-                if done():
-                    return
-            while pending:
-                take(pending.pop(0).result())
-                if done():
-                    return
-        finally:
-            client.cancel(pending)
+        _in_order(lambda task: client.submit(fn, task, pure=False), client.cancel, window, tasks, take, done)
+
+
+def append_results(fn: Callable[[T], dict], tasks: Iterable[T], output: Path, workers: int = 1,
+                   scheduler: str | None = None, on_result: Callable[[dict, int], None] | None = None) -> int:
+    """:func:`run_ordered` writing each result as one JSON line appended to
+    ``output`` as it comes (Ctrl-C loses nothing already written); returns how
+    many were written.  ``on_result(result, written)`` follows each line."""
+    written = 0
+    with open(output, "a", encoding="utf-8") as f:
+        def take(result: dict) -> None:
+            nonlocal written
+            f.write(json.dumps(result) + "\n")
+            f.flush()
+            written += 1
+            if on_result:
+                on_result(result, written)
+
+        run_ordered(fn, tasks, take, workers, scheduler=scheduler)
+    return written
 
 
 def whole_lines(path: str | Path) -> list[dict]:

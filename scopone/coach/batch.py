@@ -7,12 +7,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..batch import run_ordered, whole_lines
+from ..batch import append_results, whole_lines
 from ..errors import ScoponeError
 from ..formats import check_output, load_game
 from .analyse import CoachSettings, analyse_game
@@ -46,15 +45,8 @@ def analyze_batch(paths: list[str], output: str | Path, settings: CoachSettings,
         raise ScoponeError(f"{output}: holds analyses made with other settings (use another output)")
     seen = {row.get("game") for row in done}
     todo = [p for p in paths if p not in seen]
-    written = [0]
-    with open(output, "a", encoding="utf-8") as f:
-        def take(result: dict) -> None:
-            f.write(json.dumps(result) + "\n")
-            f.flush()
-            written[0] += 1
-            if on_result:
-                on_result(result, len(done) + written[0], len(done) + len(todo))
-
-        run_ordered(analyze_task, (AnalyzeTask(p, settings) for p in todo), take, workers, scheduler=scheduler)
+    tasks = (AnalyzeTask(p, settings) for p in todo)
+    report = (lambda result, k: on_result(result, len(done) + k, len(done) + len(todo))) if on_result else None
+    written = append_results(analyze_task, tasks, output, workers, scheduler, report)
     bad = sum("error" in row for row in whole_lines(output))
-    return written[0], bad
+    return written, bad

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..batch import run_ordered, whole_lines
+from ..batch import append_results, whole_lines
 from ..errors import FormatError, ScoponeError
 from ..formats import check_output, position_from_dict, read_position_arg
 
@@ -87,17 +87,9 @@ def solve_batch(source: str | Path, output: str | Path, *, mode: str = "best", t
     start = len(whole_lines(output))
     if start > len(numbered):
         raise FormatError(f"{output}: holds {start} results but {source} has only {len(numbered)} positions")
-    written = [0]
-    with open(output, "a", encoding="utf-8") as f:
-        def take(result: dict) -> None:
-            f.write(json.dumps(result) + "\n")
-            f.flush()
-            written[0] += 1
-            if on_result:
-                on_result(result, start + written[0], len(numbered))
-
-        tasks = (SolveTask(n, text, mode, time_limit, engine) for n, text in numbered[start:])
-        run_ordered(solve_task, tasks, take, workers, scheduler=scheduler)
+    tasks = (SolveTask(n, text, mode, time_limit, engine) for n, text in numbered[start:])
+    report = (lambda result, k: on_result(result, start + k, len(numbered))) if on_result else None
+    written = append_results(solve_task, tasks, output, workers, scheduler, report)
     with open(output, encoding="utf-8") as f:
         bad = sum("error" in json.loads(row) for row in f)
-    return written[0], bad
+    return written, bad
