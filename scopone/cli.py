@@ -269,6 +269,12 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules
         sys.exit(3)
 
 
+def _cpus() -> int:
+    from .solver import usable_cpus
+
+    return usable_cpus()
+
+
 def _default_threads(pos) -> int:
     """Every usable CPU, but one thread for positions of 4 cards per hand or fewer:
     they take milliseconds, and starting threads costs more than it saves there
@@ -316,7 +322,8 @@ def puzzles():
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="Puzzle file (resumed if it exists).")
 @click.option("--cards-per-hand", "cards", default="3-7", show_default=True, help="N or LOW-HIGH.")
 @click.option("--themes", default="", help="Comma-separated themes; keep only puzzles with one of them.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the usable CPUs; the results are the same for any number).")
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
 @click.option("--scheduler", metavar="ADDRESS", default=None, help="Analyse the candidates on an existing Dask cluster.")
 @json_option
@@ -346,7 +353,7 @@ def puzzles_generate(count, seed, output, cards, themes, workers, engine, schedu
                        description=f"examined {p.examined}, rejected {sum(p.rejected.values())} ({top})")
 
         try:
-            data = generate(output, count, seed, cards=rng, rules=rules, themes=wanted, workers=workers,
+            data = generate(output, count, seed, cards=rng, rules=rules, themes=wanted, workers=workers or _cpus(),
                             engine=engine, on_progress=on_progress, scheduler=scheduler)
         except KeyboardInterrupt:
             click.echo(f"interrupted: everything found so far is in {output}; run the same command to resume",
@@ -439,7 +446,8 @@ def _player_spec(ctx, param, value):
 @click.option("-n", "deals", type=click.IntRange(min=1), default=100, show_default=True,
               help="Deals, each played twice with the teams swapping seats.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and of the players.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the usable CPUs; the results are the same for any number).")
 @click.option("--save", "save_dir", type=click.Path(file_okay=False), default=None,
               help="Directory for every deal's game record and the results (an interrupted match resumes there).")
 @click.option("--scheduler", metavar="ADDRESS", default=None, help="Play on an existing Dask cluster.")
@@ -471,7 +479,7 @@ def match(player_a, player_b, deals, seed, workers, save_dir, scheduler, as_json
             bar.update(task, completed=s.pairs, description=desc)
 
         try:
-            summary = run_match(player_a, player_b, deals, seed, _rules_opt(rules_text), workers=workers,
+            summary = run_match(player_a, player_b, deals, seed, _rules_opt(rules_text), workers=workers or _cpus(),
                                 save=save_dir, scheduler=scheduler, on_result=on_result)
         except KeyboardInterrupt:
             bar.stop()
