@@ -19,8 +19,8 @@ in the open.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from .captures import capture_table
-from .cards import FULL_DECK, CardMask, iter_cards, mask_text, rank_of
+
+from .cards import FULL_DECK, CardMask, mask_text
 from .position import Move, Position
 from .rules import Rules
 
@@ -57,11 +57,6 @@ class Observation:
         """The cards in the other three hands (which seat holds which is unknown)."""
         return FULL_DECK & ~(self.hand | self.table | self.piles[0] | self.piles[1])
 
-    @property
-    def gone(self) -> CardMask:
-        """The cards already played (the piles and the table)."""
-        return self.table | self.piles[0] | self.piles[1]
-
     def cards_left(self) -> int:
         """Cards still in the four hands."""
         return sum(self.hand_sizes)
@@ -77,18 +72,18 @@ class Observation:
         return (self.unseen >> (4 * (rank - 1)) & 0xF).bit_count()
 
     def legal_moves(self) -> list[Move]:
-        """The legal moves of the seat to move, which must be this seat."""
+        """The legal moves of the seat to move, which must be this seat (the engine's
+        move generator, on this seat's hand and the table)."""
         if self.to_move != self.seat:
             raise ValueError(f"seat {self.seat} is not to move (seat {self.to_move} is)")
-        options = capture_table(self.rules).options
-        out = []
-        for c in iter_cards(self.hand):
-            caps = options(rank_of(c), self.table)
-            if caps:
-                out.extend(Move(c, cap) for cap in caps)
-            else:
-                out.append(Move(c, 0))
-        return out
+        return self.own_position().legal_moves()
+
+    def own_position(self) -> Position:
+        """The position with only this seat's hand in it (the others empty): enough
+        to generate and parse this seat's moves, never to search."""
+        hands = [0, 0, 0, 0]
+        hands[self.seat] = self.hand
+        return self.position(hands)
 
     def hand_text(self) -> str:
         """The seat's hand as card texts."""

@@ -64,10 +64,8 @@ class Human:
                 return moves[k - 1]
             self.tell(f"{answer[:12]} is not a move number (1-{len(moves)})")
             return None
-        hands = [0, 0, 0, 0]
-        hands[obs.seat] = obs.hand
         try:
-            move = obs.position(hands).parse_move(answer)
+            move = obs.own_position().parse_move(answer)
         except ScoponeError as e:
             self.tell(f"{answer[:20]!r} is not a move number (1-{len(moves)}) or a legal move: "
                       + str(e).split(" in '")[0])
