@@ -52,6 +52,12 @@ class Rules:
         for f in _BOOLS:
             if not isinstance(getattr(self, f), bool):
                 raise RulesError(f"rules switch {f} must be true or false, not {getattr(self, f)!r}")
+        # the Ace's sub-switches mean nothing without asso piglia tutto: refuse them there
+        # rather than carry a switch that changes nothing
+        if not self.asso_piglia_tutto:
+            for f, default in (("asso_scopa", False), ("asso_takes_asso", True)):
+                if getattr(self, f) != default:
+                    raise RulesError(f"rules switch {f} needs asso_piglia_tutto")
 
     # Presets -----------------------------------------------------------
     @classmethod

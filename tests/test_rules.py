@@ -47,7 +47,7 @@ def test_parse_rules(text, switches):
     Rules(), Rules.classico(), *PRESETS.values(),
     Rules(re_bello=True, napola=True), Rules(deal="classico", primiera="sum", target=21),
     Rules(asso_piglia_tutto=True, asso_scopa=True, asso_takes_asso=False),
-    Rules(asso_takes_asso=False), Rules(quindici=True, priority="free", target=16),
+    Rules(asso_piglia_tutto=True, asso_takes_asso=False), Rules(quindici=True, priority="free", target=16),
 ])
 def test_name_round_trips(rules):
     assert parse_rules(rules.name) == rules
@@ -58,15 +58,25 @@ def test_name_round_trips(rules):
 def test_name_examples():
     assert parse_rules("scientifico+re_bello+napola").name == "scientifico+napola+re_bello"
     assert Rules(priority="free").name == "scientifico+priority=free"
-    assert Rules(asso_takes_asso=False).name == "scientifico+asso_takes_asso=false"
+    assert Rules(asso_piglia_tutto=True, asso_takes_asso=False).name == \
+        "scientifico+asso_piglia_tutto+asso_takes_asso=false"
     assert Rules(deal="classico", target=21).name == "classico+target=21"
 
 
 def test_every_switch_combination_round_trips():
     for bits in itertools.product([False, True], repeat=6):
-        r = Rules(**dict(zip(("re_bello", "napola", "asso_piglia_tutto", "asso_scopa",
-                              "asso_takes_asso", "quindici"), bits)))
+        switches = dict(zip(("re_bello", "napola", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
+                             "quindici"), bits))
+        if not switches["asso_piglia_tutto"] and (switches["asso_scopa"] or not switches["asso_takes_asso"]):
+            # the Ace's sub-switches without asso piglia tutto are refused, as value and as text
+            with pytest.raises(RulesError, match="needs asso_piglia_tutto"):
+                Rules(**switches)
+            continue
+        r = Rules(**switches)
         assert parse_rules(r.name) == r
+    for text in ("scientifico+asso_scopa", "scientifico+asso_takes_asso=false"):
+        with pytest.raises(RulesError, match="needs asso_piglia_tutto"):
+            parse_rules(text)
 
 
 def test_presets():
