@@ -118,6 +118,16 @@ def parse_card(text: str) -> Card:
     return make_card(rank, suit)
 
 
+def card_name(card: Card) -> str:
+    """The card in words: ``7 of Spade``, ``Re of Bastoni``.
+
+    >>> card_name(39)
+    'Re of Bastoni'
+    """
+    r = rank_of(card)
+    return f"{RANK_NAMES.get(r, r)} of {SUIT_NAMES[suit_of(card)]}"
+
+
 def card_text(card: Card) -> str:
     """Canonical text of a card.
 

@@ -621,33 +621,40 @@ def solve_batch(source, output, mode, time_limit, workers, engine, scheduler):
     A bad line is reported with its number and the rest goes on (exit code 1
     at the end); an interrupted run resumes where it stopped.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from .solver import usable_cpus
     from .solver.batch import solve_batch as run_batch
 
-    con = Console(stderr=True, highlight=False)
-    with Progress(TextColumn("[bold]solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=con) as bar:
-        task = bar.add_task("", total=None)
-
-        def on_result(result, done, total):
-            if "error" in result:
-                bar.console.print(f"{source}: line {result['line']}: {result['error']}", soft_wrap=True,
-                                  markup=False, highlight=False)
-            bar.update(task, completed=done, total=total)
-
-        try:
-            written, bad = run_batch(source, output, mode=mode, time_limit=time_limit,
-                                     workers=workers or usable_cpus(), engine=engine, scheduler=scheduler,
-                                     on_result=on_result)
-        except KeyboardInterrupt:
-            click.echo(f"interrupted: the results so far are in {output}; run the same command to resume", err=True)
-            sys.exit(130)
+    written, bad = _run_batch(
+        "solving", None, output,
+        lambda on_result: run_batch(source, output, mode=mode, time_limit=time_limit, workers=workers or _cpus(),
+                                    engine=engine, scheduler=scheduler, on_result=on_result),
+        lambda result: f"{source}: line {result['line']}: {result['error']}")
     click.echo(f"wrote {written} results to {output}"
                + (f"; {bad} {'line is' if bad == 1 else 'lines are'} not a position" if bad else ""), err=True)
     if bad:
         sys.exit(1)
+
+
+def _run_batch(label: str, total, output: str, run, describe):
+    """Run a batch command's job (``run(on_result)`` returns (written, bad)) with a
+    progress bar on stderr, each bad row told as it comes (``describe(row)``);
+    Ctrl-C keeps the rows already written and says how to resume."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    con = Console(stderr=True, highlight=False)
+    with Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=con) as bar:
+        task = bar.add_task("", total=total)
+
+        def on_result(result, done, total):
+            if "error" in result:
+                bar.console.print(describe(result), soft_wrap=True, markup=False, highlight=False)
+            bar.update(task, completed=done, total=total)
+
+        try:
+            return run(on_result)
+        except KeyboardInterrupt:
+            click.echo(f"interrupted: the results so far are in {output}; run the same command to resume", err=True)
+            sys.exit(130)
 
 
 @main.command("analyze-batch")
@@ -663,28 +670,15 @@ def solve_batch(source, output, mode, time_limit, workers, engine, scheduler):
 @handle_errors
 def analyze_batch(games, output, samples, seed, budget, workers, scheduler):
     """Analyse many game records (a season of a club): one JSON line each, as scopone analyze --json."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from .coach import CoachSettings
     from .coach.batch import analyze_batch as run_batch
-    from .solver import usable_cpus
 
-    con = Console(stderr=True, highlight=False)
-    with Progress(TextColumn("[bold]analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=con) as bar:
-        task = bar.add_task("", total=len(games))
-
-        def on_result(result, done, total):
-            if "error" in result:
-                bar.console.print(result["error"], soft_wrap=True, markup=False, highlight=False)
-            bar.update(task, completed=done, total=total)
-
-        try:
-            written, bad = run_batch(list(games), output, CoachSettings(samples=samples, seed=seed, budget=budget),
-                                     workers=workers or usable_cpus(), scheduler=scheduler, on_result=on_result)
-        except KeyboardInterrupt:
-            click.echo(f"interrupted: the analyses so far are in {output}; run the same command to resume", err=True)
-            sys.exit(130)
+    settings = CoachSettings(samples=samples, seed=seed, budget=budget)
+    written, bad = _run_batch(
+        "analysing", len(games), output,
+        lambda on_result: run_batch(list(games), output, settings, workers=workers or _cpus(), scheduler=scheduler,
+                                    on_result=on_result),
+        lambda result: result["error"])
     click.echo(f"wrote {written} analyses to {output}"
                + (f"; {bad} {'record has' if bad == 1 else 'records have'} errors" if bad else ""), err=True)
     if bad:

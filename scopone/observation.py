@@ -61,16 +61,6 @@ class Observation:
         """Cards still in the four hands."""
         return sum(self.hand_sizes)
 
-    def unseen_rank_count(self, rank: int) -> int:
-        """How many cards of ``rank`` the other seats may still hold.
-
-        >>> from scopone.deal import deal
-        >>> obs = observe(deal(seed=3, cards_per_hand=2), 0)
-        >>> obs.unseen_rank_count(7), obs.unseen_rank_count(3)
-        (3, 0)
-        """
-        return (self.unseen >> (4 * (rank - 1)) & 0xF).bit_count()
-
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move, which must be this seat (the engine's
         move generator, on this seat's hand and the table)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .cards import PRIMIERA_VALUE, RANK_NAMES, SETTEBELLO, SUIT_MASK, SUIT_NAMES, iter_cards, rank_of
+from .cards import PRIMIERA_VALUE, SETTEBELLO, SUIT_MASK, card_name, iter_cards, rank_of
 from .position import Position, mano_seat
 
 #: A reason: (best final position, played final position, team) -> phrase or None.
@@ -47,16 +47,6 @@ def gave_up_settebello(best: Position, played: Position, team: int) -> str | Non
     if best.piles[team] >> SETTEBELLO & 1 and played.piles[1 - team] >> SETTEBELLO & 1:
         return "gave up the settebello"
     return None
-
-
-def card_name(card: int) -> str:
-    """``7 of Spade``, ``Re of Denari``.
-
-    >>> card_name(39)
-    'Re of Bastoni'
-    """
-    r = rank_of(card)
-    return f"{RANK_NAMES.get(r, r)} of {SUIT_NAMES[card & 3]}"
 
 
 def lost_primiera(best: Position, played: Position, team: int) -> str | None:

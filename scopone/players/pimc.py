@@ -69,7 +69,6 @@ class Pimc:
             raise ValueError(f"rollout player {rollout!r}: choose random, greedy or heuristic "
                              "(a rollout must be fast and must not see the hidden hands)")
         self.rollout = make_player(rollout)
-        self.rollout_name = rollout
         self.name = f"pimc:samples={samples},time={self.time:g},exact={exact},rollout={rollout}"
         #: decisions by how they were valued: exact, rollout, forced (one legal move)
         self.counts: Counter = Counter()

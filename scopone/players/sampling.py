@@ -94,13 +94,11 @@ class Worlds:
 
     hands: tuple[Hands, ...]
     exact: bool
-    total: int  # how many consistent deals there are
 
 
 def consistent_deals(obs: Observation, samples: int, rng: random.Random) -> Worlds:
     """All consistent deals when there are at most ``samples`` of them, else
     ``samples`` deals drawn uniformly (independently, with replacement)."""
-    total = deal_count(obs)
-    if total <= samples:
-        return Worlds(tuple(iter_deals(obs)), True, total)
-    return Worlds(tuple(sample_deal(obs, rng) for _ in range(samples)), False, total)
+    if deal_count(obs) <= samples:
+        return Worlds(tuple(iter_deals(obs)), True)
+    return Worlds(tuple(sample_deal(obs, rng) for _ in range(samples)), False)

@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from ..cards import RANK_NAMES, SETTEBELLO, SUIT_NAMES, rank_of, suit_of
+from ..cards import RANK_NAMES, SETTEBELLO, card_name, rank_of, suit_of
 
 #: Fill colour of each suit's sign (Denari, Coppe, Spade, Bastoni).
 SUIT_COLOURS = ("#c9a000", "#c0392b", "#2c5aa0", "#2e7d32")
@@ -34,16 +34,6 @@ _SIGNS = (
 )
 
 
-def card_label(card: int) -> str:
-    """``7 of Denari``, ``Re of Bastoni``.
-
-    >>> card_label(39)
-    'Re of Bastoni'
-    """
-    r = rank_of(card)
-    return f"{RANK_NAMES.get(r, r)} of {SUIT_NAMES[suit_of(card)]}"
-
-
 def card_svg(card: int, width: int = 48) -> str:
     """One card face as an inline SVG element (``width`` pixels wide, 3:2 tall)."""
     r, s = rank_of(card), suit_of(card)
@@ -56,7 +46,7 @@ def card_svg(card: int, width: int = 48) -> str:
     under = "settebello" if bello else figure
     return (
         f'<svg class="card" viewBox="0 0 60 90" width="{width}" height="{width * 3 // 2}" role="img" '
-        f'aria-label="{card_label(card)}"><title>{card_label(card)}</title>{frame}'
+        f'aria-label="{card_name(card)}"><title>{card_name(card)}</title>{frame}'
         f'<text x="7" y="19" font-family="sans-serif" font-size="16" font-weight="bold" fill="{colour}">{r}</text>'
         f'<g transform="translate(30,44)">{_SIGNS[s].format(c=colour)}</g>'
         + (f'<text x="30" y="80" text-anchor="middle" font-family="sans-serif" font-size="9" '
