@@ -26,7 +26,7 @@ from .errors import (
     AmbiguousMoveError, CardError, FormatError, IllegalMoveError, InvalidMoveError, PositionError,
 )
 from .rules import Rules, parse_rules
-from .scoring import TEAMS, Score, score_piles
+from .scoring import TEAMS, Score, category_max, score_piles
 
 SEAT_NAMES = ("South", "East", "North", "West")
 #: The scope field of the one-line string: two counts in plain decimal (no sign, no leading zero).
@@ -313,6 +313,17 @@ class Position:
     def cards_left(self) -> int:
         """Cards still in the hands."""
         return sum(h.bit_count() for h in self.hands)
+
+    def value_limit(self) -> int:
+        """A bound the deal's value cannot reach: every final value ``v`` (team A's
+        points minus team B's) has ``-limit < v < limit``.  It follows from the
+        scope made, the plays left (each makes at most one scopa) and the most the
+        categories can be worth; the searches use it instead of an infinity.
+
+        >>> Position.from_line("7D/7C/1B/2B 3C4S - - 2-0 0 - scientifico", check=False).value_limit()
+        11
+        """
+        return abs(self.scope[0] - self.scope[1]) + self.cards_left() + category_max(self.rules) + 1
 
     def score(self) -> Score:
         """The score of the piles as they are now (leftovers not yet assigned)."""

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cards import (
     DENARI_MASK, PRIMIERA_ORDER, PRIMIERA_VALUE, RE_BELLO, SETTEBELLO, CardMask, make_card,
@@ -144,6 +145,18 @@ def score_piles(pile_a: CardMask, pile_b: CardMask, scope: tuple[int, int], rule
         settebello_points=(int(sette[0]), int(sette[1])), primiera_points=prim,
         re_bello_points=re_points, napola_points=nap, capote=capote,
     )
+
+
+@lru_cache(maxsize=64)
+def category_max(rules: Rules) -> int:
+    """The most the categories of one deal (all but the scope) can be worth to one team
+    over the other: what a team that took all 40 cards scores under ``rules``.
+
+    >>> from scopone.rules import parse_rules
+    >>> category_max(parse_rules("scientifico")), category_max(parse_rules("scientifico+napola"))
+    (4, 14)
+    """
+    return score_piles((1 << 40) - 1, 0, (0, 0), rules).value
 
 
 def game_winner(totals: tuple[int, int], rules: Rules, capote: tuple[bool, bool] = (False, False)) -> int | None:

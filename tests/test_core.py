@@ -205,6 +205,18 @@ def test_search_is_fail_soft_and_window_consistent():
         assert (v >= alpha + 1) == (value >= alpha + 1)
         assert value <= v if v <= alpha else value >= v  # fail-soft bounds
     assert CoreBackend(pos.rules).search(pos, -1000, 1000) == value
+    # windows reaching past the deal's limit, or wholly beyond it, keep the contract
+    limit = pos.value_limit()
+    assert CoreBackend(pos.rules).search(pos, -float("inf"), float("inf")) == value
+    for alpha, beta in ((-limit - 5, limit + 5), (limit, limit + 1), (limit + 7, 10 ** 9),
+                        (-10 ** 9, -limit), (-limit - 1, -limit + 1), (limit - 2, limit - 1)):
+        v = CoreBackend(pos.rules).search(pos, alpha, beta)
+        if alpha < value < beta:
+            assert v == value
+        elif value <= alpha:
+            assert value <= v <= alpha
+        else:
+            assert beta <= v <= value
     st = backend.stats()
     assert st["engine"] == "c" and st["nodes"] > 0 and st["tt_entries"] > 0
     assert st["tt_memory_bytes"] > 0 and st["tt_hits"] >= 0
@@ -380,15 +392,21 @@ def test_search_lets_other_threads_run():
     assert len(inside) >= 5
 
 
-def test_solve_refuses_a_value_beyond_the_search_bounds():
-    # an unchecked position with absurd scope must not give a wrong exact value
-    from scopone.errors import PositionError
-
+def test_scope_far_beyond_a_deal_shift_every_value_exactly():
+    # Scope are additive: with s more scope for team B every value drops by exactly s
+    # (the search's bounds follow from the position, so no scope reaches a sentinel).
+    # Issue 13's case: at 0-999 two moves are worth -1000 and must not read -999.
     line = ("1S6B7C8D/5C5S6D7B/4D6S7D7S/1C4B8S10B 6C10C 2D2C2S2B3D3C8C8B "
-            "1D1B3S3B4C4S5D5B9D9C9S9B10D10S 0-1 0 B scientifico")
+            "1D1B3S3B4C4S5D5B9D9C9S9B10D10S 0-0 0 B scientifico")
     good = Position.from_line(line)
-    pos = Position(good.hands, good.table, tuple(good.piles), (0, 999), good.to_move, good.last_capture,
-                   good.rules, check=False)
-    for engine in ("c", "python"):
-        with pytest.raises(PositionError, match="more than any deal allows"):
-            solve(pos, engine=engine)
+    base = {mv.move: mv.value for mv in solve(good, mode="all", engine="python").moves}
+    assert min(base.values()) < max(base.values())  # the moves differ, so a clamp would show
+    for scope in ((0, 999), (0, 1000), (1000, 0), (0, 10 ** 6)):
+        pos = Position(good.hands, good.table, tuple(good.piles), scope, good.to_move, good.last_capture,
+                       good.rules, check=False)
+        shift = scope[0] - scope[1]
+        for engine in ("c", "python"):
+            r = solve(pos, mode="all", engine=engine)
+            assert {mv.move: mv.value for mv in r.moves} == {m: v + shift for m, v in base.items()}
+            assert r.value == max(base.values()) + shift if pos.to_move % 2 == 0 else min(base.values()) + shift
+            assert r.final_score.value == r.value  # the line keeps the value to the end

@@ -74,12 +74,6 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     """
     if threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads}")
-    if max(position.scope) + position.cards_left() + 16 >= INF // 2:
-        # the search's sentinels lie at +-INF: a value must stay far inside them
-        # (checked positions always do: a team's scope is at most half its pile)
-        from ..errors import PositionError
-
-        raise PositionError([f"scope: {max(position.scope)} scope is more than any deal allows"])
     if threads > 1:
         from .core import DEFAULT_MEMORY_MB
 

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define NINF 1000
 #define MAXPLY 44
 #define MOVE_STACK (1 << 17)
 #define NO_MOVE UINT64_MAX
@@ -88,6 +87,7 @@ typedef struct {
     /* the position being searched */
     uint64_t hand[4], table, pile[2];
     int scope[2], to_move, last, cards_left;
+    int inf; /* the root's value limit (Position.value_limit): every value lies in (-inf, inf) */
     uint64_t z1, z2;  /* Zobrist hashes of the card locations */
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
@@ -706,7 +706,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
         return 0;
     }
     int maximise = (seat & 1) == 0;
-    int best = maximise ? -NINF : NINF;
+    int best = maximise ? -S->inf : S->inf;
     for (int i = 0; i < n; i++) {
         uint64_t t = table, p[2] = {pile[0], pile[1]};
         int sco[2] = {scope[0], scope[1]}, l = last;
@@ -777,7 +777,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
             if (ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
     }
     int maximise = (S->to_move & 1) == 0;
-    int best = maximise ? -NINF : NINF;
+    int best = maximise ? -S->inf : S->inf;
     for (int i = 0; i < n; i++) {
         Undo u;
         S->nodes++;
@@ -807,7 +807,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
 
     if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4)) {
-        int cat_lo = -NINF / 2, cat_hi = NINF / 2;
+        int cat_lo = -S->inf, cat_hi = S->inf;
         uint64_t fc = 0;
         if (S->opts & (OPT_RANGE | OPT_SMALLEQUIV)) {
             /* what the categories can still end at, for cheap bounds in the plain
@@ -844,8 +844,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                 /* scope only widen these: count them when the categories alone would cut */
                 hi = base + chi;
                 lo = base + clo;
-                if (hi <= alpha) hi += scope_max(S, 0); else hi = NINF - 1;
-                if (lo >= beta) lo -= scope_max(S, 1); else lo = -NINF + 1;
+                if (hi <= alpha) hi += scope_max(S, 0); else hi = S->inf - 1;
+                if (lo >= beta) lo -= scope_max(S, 1); else lo = -S->inf + 1;
             }
             if (S->napola) { hi += 10; lo -= 10; }
             if (hi <= alpha) { S->bound_cuts++; return hi; }
@@ -869,8 +869,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (e) {
             have = 1;
             tlo = e->lo; thi = e->hi;
-            int lo = tlo <= -TT_NONE ? -NINF : tlo + off;
-            int hi = thi >= TT_NONE ? NINF : thi + off;
+            int lo = tlo <= -TT_NONE ? -S->inf : tlo + off;
+            int hi = thi >= TT_NONE ? S->inf : thi + off;
             if (lo >= beta || lo == hi) { S->tt_hits++; return lo; }
             if (hi <= alpha) { S->tt_hits++; return hi; }
             if (lo > alpha) alpha = lo;
@@ -900,7 +900,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         }
     }
     uint64_t nodes0 = S->nodes;
-    int best = maximise ? -NINF : NINF;
+    int best = maximise ? -S->inf : S->inf;
     uint64_t bestmove = NO_MOVE;
     for (int i = 0; i < n; i++) {
         if (opts & OPT_ORDER) {
@@ -1047,20 +1047,22 @@ static void Solver_dealloc(Solver *S) {
 
 static PyObject *Solver_search(Solver *S, PyObject *args) {
     unsigned long long h0, h1, h2, h3, table, pa, pb;
-    int s0, s1, to_move, last, alpha, beta;
+    int s0, s1, to_move, last, alpha, beta, limit;
     double remaining;
-    if (!PyArg_ParseTuple(args, "KKKKKKKiiiiiid", &h0, &h1, &h2, &h3, &table, &pa, &pb, &s0, &s1,
-                          &to_move, &last, &alpha, &beta, &remaining))
+    if (!PyArg_ParseTuple(args, "KKKKKKKiiiiiiid", &h0, &h1, &h2, &h3, &table, &pa, &pb, &s0, &s1,
+                          &to_move, &last, &alpha, &beta, &limit, &remaining))
         return NULL;
     if (refuse_if_busy(S)) return NULL;
     uint64_t all = h0 | h1 | h2 | h3 | table | pa | pb;
-    if ((all & ~ALL40) || to_move < 0 || to_move > 3 || last < -1 || last > 1) {
+    if ((all & ~ALL40) || to_move < 0 || to_move > 3 || last < -1 || last > 1 || limit <= 0 ||
+        limit > (1 << 24) || alpha < -limit || alpha >= beta || beta > limit) {
         PyErr_SetString(PyExc_ValueError, "compiled core: invalid position");
         return NULL;
     }
     S->hand[0] = h0; S->hand[1] = h1; S->hand[2] = h2; S->hand[3] = h3;
     S->table = table; S->pile[0] = pa; S->pile[1] = pb;
     S->scope[0] = s0; S->scope[1] = s1; S->to_move = to_move; S->last = last;
+    S->inf = limit;
     S->cards_left = popc(h0) + popc(h1) + popc(h2) + popc(h3);
     S->z1 = S->z2 = 0;
     for (int seat = 0; seat < 4; seat++)

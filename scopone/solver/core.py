@@ -135,10 +135,20 @@ class CoreBackend:
             left = self.deadline - time.monotonic()
             if left <= 0:
                 raise SearchInterrupted
+        # the window is cut to the values the deal allows; the core's sentinels are
+        # that limit too, so no window or scope can reach them
+        limit = pos.value_limit()
+        if limit > 1 << 24:
+            raise ValueError(f"compiled core: scope {pos.scope[0]}-{pos.scope[1]} are beyond any deal")
+        if alpha >= limit - 1:
+            return limit - 1  # every value is below limit, so at most alpha: fails low
+        if beta <= 1 - limit:
+            return 1 - limit
+        alpha, beta = int(max(alpha, -limit)), int(min(beta, limit))
         h = pos.hands
         last = -1 if pos.last_capture is None else pos.last_capture
         v = self._solver.search(h[0], h[1], h[2], h[3], pos.table, pos.piles[0], pos.piles[1],
-                                pos.scope[0], pos.scope[1], pos.to_move, last, alpha, beta, left)
+                                pos.scope[0], pos.scope[1], pos.to_move, last, alpha, beta, limit, left)
         if v is None:
             raise SearchInterrupted
         return v

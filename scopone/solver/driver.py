@@ -195,6 +195,16 @@ def _guess(pos: Position) -> int:
     return pos.score().value
 
 
+def _best_first(mv: MoveValue, maximise: bool) -> tuple:
+    """Sort key: best for the mover first by the middle of the bounds; moves with
+    nothing proven (an infinite bound on each side) last."""
+    lo, up = mv.lower, mv.upper
+    if lo == -INF and up == INF:
+        return (1, 0, mv.move)
+    mid = lo + up if lo > -INF and up < INF else (lo if lo > -INF else up)
+    return (0, -mid if maximise else mid, mv.move)
+
+
 def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]:
     """What the root moves' bounds prove about the root."""
     los = [b.lower for b in per_move]
@@ -312,8 +322,7 @@ def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
             shown = [mv for mv in shown if mv.value == root.lower]
         elif not complete and mode != "all":
             shown = [mv for mv in shown if mv.lower > -INF or mv.upper < INF]
-        sign = -1 if maximise else 1
-        shown.sort(key=lambda mv: (sign * (mv.lower + mv.upper), mv.move))
+        shown.sort(key=lambda mv: _best_first(mv, maximise))
         result = SolveResult(root.lower, root.upper, pos.to_move, mode, shown, complete=complete)
         if complete and line and not pos.is_over():
             phase[0] = "line"

@@ -16,12 +16,14 @@ True
 
 from __future__ import annotations
 
+import math
 import time
 
 from ..position import Position
 
-#: Every deal value lies strictly inside (-INF, INF).
-INF = 1000
+#: "Nothing proven": a bound beyond every value (the compiled core, which works in
+#: C ints, uses the position's own limit instead: ``Position.value_limit``).
+INF = math.inf
 
 
 class SearchInterrupted(Exception):
@@ -33,13 +35,12 @@ def minimax(pos: Position) -> int:
     if pos.is_over():
         return pos.score().value
     maximise = pos.to_move & 1 == 0
-    best = -INF if maximise else INF
+    values = []
     for m in pos.legal_move_ints():
         pos.push(m)
-        v = minimax(pos)
+        values.append(minimax(pos))
         pos.pop()
-        best = max(best, v) if maximise else min(best, v)
-    return best
+    return max(values) if maximise else min(values)
 
 
 class PythonSearch:
