@@ -32,15 +32,36 @@ class InputError(click.ClickException):
         click.echo(f"Error: {self.format_message()}", err=True)
 
 
+class _TextConsole(Console):
+    """The console for text output.  Piped or redirected, it lays tables out wide
+    (they take only the width they need) and strips the padding rich leaves at the
+    ends of lines."""
+
+    def print(self, *objects, **kw) -> None:  # noqa: A003
+        if self.is_terminal:
+            return super().print(*objects, **kw)
+        with self.capture() as cap:
+            super().print(*objects, **kw)
+        self.file.write("\n".join(line.rstrip() for line in cap.get().split("\n")))
+
+
 def _console() -> Console:
-    con = Console(highlight=False, soft_wrap=True)
+    con = _TextConsole(highlight=False, soft_wrap=True)
     if not con.is_terminal:
-        con.width = 200  # piped or redirected: wide tables stay whole (they take only the width they need)
+        con.width = 200
     return con
 
 
-def _symbols(console: Console) -> bool:
-    return "utf" in (console.encoding or "").lower()
+def _notation(console: Console, chosen: str | None) -> str:
+    """The notation asked for, else symbols when the output can show them."""
+    if chosen:
+        return chosen
+    return "symbols" if "utf" in (console.encoding or "").lower() else "letters"
+
+
+notation_option = click.option("--notation", type=click.Choice(["letters", "symbols"]), default=None,
+                               help="Cards as letters (7D, D C S B) or suit symbols (7♦, ♦ ♥ ♠ ♣); "
+                                    "default: symbols when the output can show them.")
 
 
 def _emit_json(data) -> None:
@@ -84,8 +105,9 @@ def main() -> None:
 @position_arg
 @json_option
 @rules_option
+@notation_option
 @handle_errors
-def show(position, as_json, rules_text):
+def show(position, as_json, rules_text, notation):
     """Print a position: hands, table, piles, score so far, who is to move."""
     from .render.terminal import position_view
 
@@ -97,15 +119,16 @@ def show(position, as_json, rules_text):
         _emit_json(d)
         return
     con = _console()
-    con.print(position_view(pos, _symbols(con)))
+    con.print(position_view(pos, _notation(con, notation)))
 
 
 @main.command()
 @position_arg
 @json_option
 @rules_option
+@notation_option
 @handle_errors
-def moves(position, as_json, rules_text):
+def moves(position, as_json, rules_text, notation):
     """List every legal move in canonical notation, grouped by card."""
     from .render.terminal import moves_view
 
@@ -119,7 +142,7 @@ def moves(position, as_json, rules_text):
         })
         return
     con = _console()
-    con.print(moves_view(pos, _symbols(con)))
+    con.print(moves_view(pos, _notation(con, notation)))
 
 
 @main.command()
@@ -250,8 +273,9 @@ def score(game, partial, as_json, rules_text):
                    "Values never depend on it; with 1 the move shown among equals and the line are reproducible.")
 @json_option
 @rules_option
+@notation_option
 @handle_errors
-def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules_text):
+def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules_text, notation):
     """Solve a position double dummy: its value, every move's value, the best line."""
     from .render.terminal import solve_view
     from .solver import solve as run_solve
@@ -264,7 +288,7 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules
         _emit_json(result.as_dict())
     else:
         con = _console()
-        con.print(solve_view(pos, result, _symbols(con)))
+        con.print(solve_view(pos, result, _notation(con, notation)))
     if not result.complete:
         sys.exit(3)
 
@@ -396,23 +420,15 @@ def puzzles_verify(file, engine, as_json):
 @click.option("--id", "pid", default=None, help="Only this puzzle.")
 @click.option("--solution", is_flag=True, help="Show the solution, the tempting move and its refutation.")
 @json_option
+@notation_option
 @handle_errors
-def puzzles_show(file, pid, solution, as_json):
+def puzzles_show(file, pid, solution, as_json, notation):
     """Print puzzles (the position and the question; --solution for the answer)."""
-    from .formats import position_from_dict, read_json
+    from .formats import position_from_dict
+    from .puzzles.files import read_puzzle_file
     from .render.terminal import puzzle_view
 
-    data = read_json(file)
-    if not isinstance(data, dict) or data.get("format") != "scopone-puzzles/1" \
-            or not isinstance(data.get("puzzles"), list) or not all(isinstance(p, dict) for p in data["puzzles"]):
-        raise ScoponeError(f"{file}: format: not a scopone-puzzles/1 file (an object with a list of puzzles)")
-    items = data["puzzles"]
-    from .puzzles.verify import shape_problems
-
-    for i, p in enumerate(items):
-        problems = shape_problems(p)
-        if problems:
-            raise ScoponeError(f"{file}: puzzles[{i}].{problems[0]}")
+    items = read_puzzle_file(file)["puzzles"]
     if pid is not None:
         items = [p for p in items if p.get("id") == pid]
         if not items:
@@ -423,8 +439,50 @@ def puzzles_show(file, pid, solution, as_json):
     con = _console()
     for p in items:
         pos = position_from_dict(p["position"], f"{file}: {p.get('id')}")
-        con.print(puzzle_view(p, pos, solution, _symbols(con)))
+        con.print(puzzle_view(p, pos, solution, _notation(con, notation)))
         con.print()
+
+
+@puzzles.command("book")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the book as one HTML file.")
+@click.option("--pdf", "pdf_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the book as a PDF (page numbers, page references, bookmarks).")
+@click.option("--order", type=click.Choice(["file", "difficulty", "theme"]), default="file", show_default=True,
+              help="Order of the puzzles.")
+@click.option("--per-page", type=click.Choice(["1", "2", "4"]), default="2", show_default=True,
+              help="Puzzles per printed page.")
+@click.option("--paper", type=click.Choice(["A4", "Letter"], case_sensitive=False), default="A4", show_default=True)
+@click.option("--title", default="Scopone Scientifico: puzzles", show_default=True)
+@click.option("--verify", is_flag=True, help="Re-solve every puzzle first; refuse the file if a claim fails.")
+@handle_errors
+def puzzles_book(file, html_path, pdf_path, order, per_page, paper, title, verify):
+    """Render a puzzle file as a printable book (HTML and/or PDF)."""
+    from .puzzles.book import write_book
+    from .puzzles.files import read_puzzle_file
+
+    if html_path is None and pdf_path is None:
+        raise click.UsageError("give -o BOOK.html and/or --pdf BOOK.pdf")
+    data = read_puzzle_file(file)
+    if verify:
+        from .puzzles import verify_file
+
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("[bold]verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=Console(stderr=True, highlight=False), transient=True) as bar:
+            task = bar.add_task("", total=len(data["puzzles"]))
+            failed = verify_file(data, on_puzzle=lambda i, p, errs: bar.advance(task))
+        if failed:
+            pid, errs = next(iter(failed.items()))
+            raise ScoponeError(f"{file}: puzzle {pid}: {errs[0]}"
+                               + (f" (and {len(failed) - 1} more puzzles fail)" if len(failed) > 1 else ""))
+    write_book(data, html_path, pdf_path, order=order, per_page=int(per_page), paper=paper, title=title,
+               source=file)
+    for path in (html_path, pdf_path):
+        if path:
+            click.echo(f"wrote {path} ({len(data['puzzles'])} puzzles)")
 
 
 def _player_spec(ctx, param, value):
@@ -507,10 +565,10 @@ def match(player_a, player_b, deals, seed, workers, save_dir, scheduler, as_json
 @click.option("--game", is_flag=True, help="Play deals until a team reaches the rules' target.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="Write the deal as a game record (with --game, NAME-2.json... for the later deals).")
-@click.option("--letters", is_flag=True, help="Suits as letters (D C S B), not symbols.")
+@notation_option
 @rules_option
 @handle_errors
-def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_text):
+def play(seat, partner, opponents, seed, first, game, save_path, notation, rules_text):
     """Play a deal (or a game) in the terminal against the players.
 
     Type a move's number or its text (7D, 7Dx3C+4S) at the prompt; quit or
@@ -519,7 +577,6 @@ def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_
     from .session import play_session
 
     con = _console()
-    symbols = _symbols(con) and not letters
     stdin = click.get_text_stream("stdin")
 
     def ask():
@@ -529,7 +586,7 @@ def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_
 
     code = play_session(seat=seat, partner=partner, opponents=opponents, seed=seed, first=first,
                         rules=_rules_opt(rules_text), whole_game=game, save=save_path, console=con,
-                        symbols=symbols, ask=ask, tell=lambda text: click.echo(text))
+                        notation=_notation(con, notation), ask=ask, tell=lambda text: click.echo(text))
     sys.exit(code)
 
 
@@ -546,8 +603,9 @@ def play(seat, partner, opponents, seed, first, game, save_path, letters, rules_
               help="Write the mistakes that have a unique best answer as puzzles (scopone-puzzles/1).")
 @json_option
 @rules_option
+@notation_option
 @handle_errors
-def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules_text):
+def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules_text, notation):
     """Analyse a played deal: what each play cost, with all hands seen and from the player's seat."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -599,7 +657,7 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
         _emit_json(d)
     else:
         con = _console()
-        con.print(analysis_view(d, _symbols(con)))
+        con.print(analysis_view(d, _notation(con, notation)))
 
 
 @main.command("solve-batch")

@@ -364,6 +364,11 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     Refuses anything but a new name or a regular file (a device such as
     /dev/full is never replaced); errors name the path.
     """
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """:func:`write_text_atomic` for bytes (a PDF)."""
     path = check_output(path)
     directory = path.parent if str(path.parent) else Path(".")
     _remove_stale_temporaries(path)
@@ -372,8 +377,8 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     except OSError as e:
         raise FormatError(f"{path}: cannot write: {e.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(tmp, path)
     except BaseException as e:

@@ -147,6 +147,87 @@ def score_piles(pile_a: CardMask, pile_b: CardMask, scope: tuple[int, int], rule
     )
 
 
+@dataclass(frozen=True)
+class Standing:
+    """One category in the middle of a deal: what each team holds and, once nothing
+    left to play can change it, the points it gives (``None`` while it is open)."""
+
+    category: str
+    a: str
+    b: str
+    points: tuple[int, int] | None
+
+    @property
+    def leader(self) -> int | None:
+        """The team ahead (0 = A, 1 = B) when the category is open and someone leads."""
+        return self._lead if self.points is None else None
+
+    _lead: int | None = None
+
+
+def standings(pile_a: CardMask, pile_b: CardMask, scope: tuple[int, int], rules: Rules) -> list[Standing]:
+    """Every category as it stands mid-deal, its point given only once it is decided
+    (cards not yet in a pile could still go to either team).
+
+    A lead is not a point: carte 1-0 when each team holds 20 cards with cards still
+    to play is shown as open with team A ahead.
+
+    >>> from scopone.cards import parse_cards
+    >>> st = {s.category: s for s in standings(parse_cards("7D 1D 2D 3D 4D 5D"), parse_cards("7C"), (1, 0), Rules())}
+    >>> st["settebello"].points, st["denari"].points, st["carte"].points, st["carte"].leader
+    ((1, 0), (1, 0), None, 0)
+    """
+    from .cards import FULL_DECK
+
+    final = score_piles(pile_a, pile_b, scope, rules)
+    left = FULL_DECK & ~(pile_a | pile_b)
+    over = not left
+
+    def lead(a: int, b: int) -> int | None:
+        return 0 if a > b else 1 if b > a else None
+
+    def counted(name: str, a: int, b: int, total: int) -> Standing:
+        # all taken, or a team past half of what exists: nothing left can change it
+        pts = _more(a, b) if a + b == total or 2 * a > total or 2 * b > total else None
+        return Standing(name, str(a), str(b), pts, lead(a, b))
+
+    out = [counted("carte", *final.carte, 40), counted("denari", *final.denari, 10)]
+    sette = final.settebello
+    out.append(Standing("settebello", "yes" if sette[0] else "", "yes" if sette[1] else "",
+                        final.settebello_points if over or any(sette) else None))
+    out.append(Standing("primiera", *(f"{final.primiera[i]}" + ("" if final.primiera_complete[i] else "*")
+                                      for i in (0, 1)),
+                        final.primiera_points if over else _primiera_decided(pile_a, pile_b, left, rules),
+                        lead(*final.primiera)))
+    out.append(Standing("scope", str(scope[0]), str(scope[1]), (scope[0], scope[1])))
+    if rules.re_bello:
+        re = final.re_bello
+        out.append(Standing("re bello", "yes" if re[0] else "", "yes" if re[1] else "",
+                            final.re_bello_points if over or any(re) else None))
+    if rules.napola:
+        out.append(Standing("napola", str(final.napola[0]), str(final.napola[1]),
+                            final.napola_points if over else None, lead(*final.napola)))
+    return out
+
+
+def _primiera_decided(pile_a: CardMask, pile_b: CardMask, left: CardMask, rules: Rules) -> tuple[int, int] | None:
+    """The primiera points if no way of sharing out ``left`` changes them, else None."""
+    mine = (primiera_by_suit(pile_a), primiera_by_suit(pile_b))
+    rest = primiera_by_suit(left)
+    for t in (0, 1):
+        now, other = mine[t], mine[1 - t]
+        best_other = [max(o, r) for o, r in zip(other, rest)]  # the other team takes every card left
+        other_can_complete = all(best_other)
+        beats = sum(now) > sum(best_other)
+        if rules.primiera == "sum":
+            won = beats
+        else:  # strict: a team missing a suit cannot win it
+            won = all(now) and (beats or not other_can_complete)
+        if won:
+            return (1, 0) if t == 0 else (0, 1)
+    return None
+
+
 @lru_cache(maxsize=64)
 def category_max(rules: Rules) -> int:
     """The most the categories of one deal (all but the scope) can be worth to one team

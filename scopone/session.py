@@ -35,7 +35,7 @@ def _deal_path(save: str, k: int) -> str:
 
 
 def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, first: int | None,
-                 rules: Rules | None, whole_game: bool, save: str | None, console: Console, symbols: bool,
+                 rules: Rules | None, whole_game: bool, save: str | None, console: Console, notation: str,
                  ask: Callable[[], str | None], tell: Callable[[str], None]) -> int:
     """Play with a person at ``seat``; returns the exit code (0, or 1 when they quit)."""
     rules = rules or Rules()
@@ -43,7 +43,7 @@ def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, f
         check_output(save)
     seed = random.randrange(2**32) if seed is None else seed
     rng = random.Random(f"scopone-play:{seed}")
-    human = Human(show=lambda obs, moves: console.print(seat_view(obs, moves, symbols)), ask=ask, tell=tell)
+    human = Human(show=lambda obs, moves: console.print(seat_view(obs, moves, notation)), ask=ask, tell=tell)
     players = [human if s == seat else make_player(partner if (s & 1) == (seat & 1) else opponents)
                for s in range(4)]
     names = ["you" if s == seat else players[s].name for s in range(4)]
@@ -58,7 +58,7 @@ def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, f
 
         def on_play(pos: Position, s: int, move: Move) -> None:
             played.append(move)
-            console.print(Text(f"{SEAT_NAMES[s]} ({names[s]}) plays ") + move_styled(move, symbols))
+            console.print(Text(f"{SEAT_NAMES[s]} ({names[s]}) plays ") + move_styled(move, notation))
 
         try:
             final, _ = play_deal(start, players, f"scopone-play:{seed}:{k}", on_play)

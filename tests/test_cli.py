@@ -26,8 +26,32 @@ def run(*args, ok=True):
 
 def test_show_prints_hands_table_and_score():
     out = run("show", EX / "midgame.json").stdout
-    assert "South (0, A)" in out and "Table" in out and "Score so far" in out
-    assert "seat 0) to move" in out
+    assert "South (North–South)" in out and "Table" in out and "Score so far" in out
+    assert "South to play." in out and "North–South (team A)" in out
+    assert "♦ Denari · ♥ Coppe · ♠ Spade · ♣ Bastoni" in out  # the legend, once
+    assert all(line == line.rstrip() for line in out.splitlines())  # piped: no padding at the ends
+    letters = run("show", EX / "midgame.json", "--notation", "letters").stdout
+    assert "D Denari · C Coppe · S Spade · B Bastoni" in letters and "♦" not in letters
+
+
+def test_score_so_far_gives_a_point_only_when_decided():
+    # 20 cards each with cards still in hand: carte is a lead, not a point (hand check:
+    # the 12 cards left could go either way); the settebello once taken is a point
+    from scopone.cards import FULL_DECK, parse_cards
+    from scopone.rules import Rules
+    from scopone.scoring import standings
+
+    a = parse_cards("7D 1C 2C 3C 4C 5C 6C 7C 8C 9C 10C 1S 2S 3S 4S 5S 6S 7S 8S 9S")
+    b = parse_cards("10S 1B 2B 3B 4B 5B 6B 7B 8B 9B 10B 1D 2D 3D 4D 5D 6D 8D 9D 10D")
+    assert len(list(filter(None, (a >> i & 1 for i in range(40))))) == 20
+    st = {s.category: s for s in standings(a, b, (0, 0), Rules())}
+    assert st["carte"].points == (0, 0)  # all 40 taken: a 20-20 tie is decided
+    short_b = b & ~parse_cards("10D 9D")  # those two still to play
+    st = {s.category: s for s in standings(a, short_b, (0, 0), Rules())}
+    assert st["carte"].points is None and st["carte"].leader == 0
+    assert st["settebello"].points == (1, 0)
+    assert st["denari"].points == (0, 1)  # B holds 7 of the 10 Denari already
+    assert short_b | a != FULL_DECK
 
 
 def test_show_json_round_trips():

@@ -302,3 +302,42 @@ def test_result_requires_the_end():
     pos = endgame(["7D 9D", "2B", "2C", "2S"], "3C 4S")
     with pytest.raises(PositionError):
         pos.result()
+
+
+@pytest.mark.parametrize("primiera", ["strict", "sum"])
+def test_standings_call_a_point_only_when_every_way_of_sharing_the_rest_gives_it(primiera):
+    # brute force: every assignment of the cards not yet taken to A or B (up to 2^8)
+    import itertools
+    import random
+
+    from scopone.cards import FULL_DECK
+    from scopone.scoring import standings
+
+    rules = parse_rules(f"scientifico+re_bello+primiera={primiera}")
+    rng = random.Random(7)
+    names = {"carte": "carte_points", "denari": "denari_points", "settebello": "settebello_points",
+             "primiera": "primiera_points", "re bello": "re_bello_points"}
+    for _ in range(150):
+        cards = list(range(40))
+        rng.shuffle(cards)
+        k = rng.randint(0, 8)
+        left, rest = cards[:k], cards[k:]
+        cut = rng.randint(0, len(rest))
+        a = sum(1 << c for c in rest[:cut])
+        b = sum(1 << c for c in rest[cut:])
+        outcomes = {n: set() for n in names}
+        for bits in itertools.product((0, 1), repeat=k):
+            extra_a = sum(1 << c for c, x in zip(left, bits) if x == 0)
+            extra_b = sum(1 << c for c, x in zip(left, bits) if x == 1)
+            s = score_piles(a | extra_a, b | extra_b, (0, 0), rules)
+            for n, attr in names.items():
+                outcomes[n].add(getattr(s, attr))
+        for st in standings(a, b, (0, 0), rules):
+            if st.category not in names:
+                continue
+            seen = outcomes[st.category]
+            if st.points is not None:  # sound: a decided point is the same however the rest goes
+                assert seen == {st.points}, (st, seen)
+            elif st.category != "primiera":  # counted categories are called as soon as they are sure
+                assert len(seen) > 1, (st, seen)
+    assert (a | b | sum(1 << c for c in left)) == FULL_DECK

@@ -1,8 +1,9 @@
 """Human-readable views of positions, moves, scores and solver results (rich).
 
-Everything here returns rich renderables; the CLI prints them.  Suits are
-coloured (Denari yellow, Coppe red, Spade blue, Bastoni green) and shown with
-symbols; rich drops the colour when the output is not a terminal.
+Everything here returns rich renderables; the CLI prints them.  Cards and moves
+are written in one notation (``letters`` or ``symbols``, see
+:mod:`scopone.render.cards`), coloured by suit (Denari yellow, Coppe red, Spade
+blue, Bastoni green); rich drops the colour when the output is not a terminal.
 """
 
 from __future__ import annotations
@@ -11,56 +12,142 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import SUIT_SYMBOLS, SUITS, CardMask, iter_cards, rank_of, suit_of
+from ..cards import CardMask, iter_cards, suit_of
 from ..position import SEAT_NAMES, Move, Position
-from ..scoring import TEAMS, Score
+from ..scoring import TEAMS, Score, standings
+from .cards import card_label, split_cards, suit_sign
+from .lines import Step, line_steps
 
 SUIT_STYLES = ("bold yellow", "red", "blue", "green")
+#: The partnerships by the seats' names (team A holds seats 0 and 2).
+TEAM_NAMES = ("North–South", "East–West")
 
 
-def card_text_styled(card: int, symbols: bool = True) -> Text:
+def card_text_styled(card: int, notation: str = "symbols") -> Text:
     """One card as styled text (``7♦`` in yellow)."""
-    s = suit_of(card)
-    return Text(f"{rank_of(card)}{SUIT_SYMBOLS[s] if symbols else SUITS[s]}", style=SUIT_STYLES[s])
+    return Text(card_label(card, notation), style=SUIT_STYLES[suit_of(card)])
 
 
-def cards_styled(mask: CardMask, symbols: bool = True, empty: str = "-") -> Text:
+def cards_styled(mask: CardMask, notation: str = "symbols", empty: str = "-") -> Text:
     """A card set as styled text, sorted by rank."""
     if not mask:
         return Text(empty, style="dim")
-    return Text(" ").join(card_text_styled(c, symbols) for c in iter_cards(mask))
+    return Text(" ").join(card_text_styled(c, notation) for c in iter_cards(mask))
 
 
-def move_styled(move: Move, symbols: bool = True) -> Text:
-    """A move as styled text (``7♦ x 3♥ 4♠``)."""
-    t = card_text_styled(move.card, symbols)
-    if move.captured:
-        t += Text(" x ", style="dim") + cards_styled(move.captured, symbols)
-    return t
+def text_styled(text: str, notation: str = "symbols", style: str = "") -> Text:
+    """Any text with its card tokens (``7D``) written in ``notation`` and coloured."""
+    out = Text(style=style)
+    for piece in split_cards(text):
+        if isinstance(piece, int):
+            out += card_text_styled(piece, notation)
+        else:
+            out += Text(piece, style=style)
+    return out
+
+
+def move_styled(move, notation: str = "symbols") -> Text:
+    """A move (or its text) as styled text (``7♦x3♥+4♠``)."""
+    return text_styled(move if isinstance(move, str) else move.text(), notation)
+
+
+def line_styled(moves, first_seat: int, notation: str = "symbols", start: Position | None = None) -> Text:
+    """A line of play, each move labelled with its seat: ``South 7♦  East 3♥x3♠``;
+    given the ``start`` position, each scopa is marked."""
+    if start is not None:
+        steps = line_steps(start, moves)
+    else:
+        steps = [Step((first_seat + i) % 4, mv if isinstance(mv, str) else mv.text(), False)
+                 for i, mv in enumerate(moves)]
+    out = Text()
+    for i, st in enumerate(steps):
+        if i:
+            out += Text("  ")
+        out += Text(SEAT_NAMES[st.seat] + " ", style="dim") + move_styled(st.move, notation)
+        if st.scopa:
+            out += Text(" scopa!", style="bold magenta")
+    return out
 
 
 def seat_label(seat: int) -> str:
-    return f"{SEAT_NAMES[seat]} ({seat}, {TEAMS[seat & 1]})"
+    """``South (North–South)``: a seat by its name and its partnership."""
+    return f"{SEAT_NAMES[seat]} ({TEAM_NAMES[seat & 1]})"
 
 
-def position_view(pos: Position, symbols: bool = True, title: str | None = None) -> Group:
-    """Four hands, the table, the piles, the score so far and who is to move."""
-    t = Table(title=title, show_header=False, box=None, pad_edge=False)
-    t.add_column(style="bold")
-    t.add_column()
+def order_text() -> str:
+    """The playing order and the partnerships, in one line."""
+    return (f"Play goes {' → '.join(SEAT_NAMES)} → {SEAT_NAMES[0]}; partners sit opposite: "
+            f"{TEAM_NAMES[0]} (team A) against {TEAM_NAMES[1]} (team B).")
+
+
+def legend_text(notation: str = "symbols") -> Text:
+    """The suits named once, in the notation's own signs and colours."""
+    from ..cards import SUIT_NAMES
+
+    out = Text("Suits: ", style="dim")
     for s in range(4):
-        mark = " ←" if s == pos.to_move and not pos.is_over() else ""
-        t.add_row(seat_label(s) + mark, cards_styled(pos.hands[s], symbols))
-    t.add_row("Table", cards_styled(pos.table, symbols))
+        if s:
+            out += Text(" · ", style="dim")
+        out += Text(suit_sign(s, notation), style=SUIT_STYLES[s]) + Text(f" {SUIT_NAMES[s]}")
+    return out
+
+
+def position_view(pos: Position, notation: str = "symbols", title: str | None = None) -> Group:
+    """The table as players sit: North at the top, West and East at the sides, South
+    below, the cards on the table in the middle; then the piles, who plays, and
+    the score so far (a category's point only once it is decided)."""
+    def hand(seat: int) -> Text:
+        mark = "  ← to play" if seat == pos.to_move and not pos.is_over() else ""
+        head = Text(seat_label(seat), style="bold") + Text(mark, style="bold green")
+        return head + Text("\n") + cards_styled(pos.hands[seat], notation)
+
+    grid = Table(title=title, show_header=False, box=None, pad_edge=False, padding=(0, 2))
+    for _ in range(3):
+        grid.add_column(vertical="middle")
+    grid.add_row("", hand(2), "")
+    grid.add_row(hand(3), Text("Table", style="bold") + Text("\n") + cards_styled(pos.table, notation, empty="empty"),
+                 hand(1))
+    grid.add_row("", hand(0), "")
+    piles = Table(show_header=False, box=None, pad_edge=False)
+    piles.add_column(style="bold")
+    piles.add_column()
     for team in (0, 1):
         pile = pos.piles[team]
-        t.add_row(f"Pile {TEAMS[team]}", Text(f"{pile.bit_count()} cards", style="dim") + Text("  ")
-                  + cards_styled(pile, symbols))
-    last = "-" if pos.last_capture is None else TEAMS[pos.last_capture]
-    status = ("deal over" if pos.is_over()
-              else f"{SEAT_NAMES[pos.to_move]} (seat {pos.to_move}) to move")
-    info = Text(f"{status} · scope A {pos.scope[0]} B {pos.scope[1]} · last capture {last} · rules {pos.rules.name}")
-    return Group(t, info, score_view(pos.score(), title="Score so far" if not pos.is_over() else "Final score"))
+        piles.add_row(f"Pile {TEAMS[team]} ({TEAM_NAMES[team]})",
+                      Text(f"{pile.bit_count()} cards, {pos.scope[team]} scope", style="dim") + Text("  ")
+                      + cards_styled(pile, notation))
+    last = "nobody yet" if pos.last_capture is None else f"{TEAMS[pos.last_capture]} ({TEAM_NAMES[pos.last_capture]})"
+    status = ("The deal is over." if pos.is_over()
+              else f"{SEAT_NAMES[pos.to_move]} to play.")
+    info = Text(f"{status} Last capture: {last}. Rules: {pos.rules.name}.")
+    if pos.is_over():
+        score = score_view(pos.score(), title="Final score")
+    else:
+        score = standings_view(pos, title="Score so far")
+    return Group(grid, Text(""), piles, info, Text(order_text(), style="dim"), legend_text(notation), score)
+
+
+def standings_view(pos: Position, title: str | None = "Score so far") -> Table:
+    """Each category as it stands: what each team holds and the point only once no
+    card left can change it (otherwise who leads)."""
+    t = Table(title=title, title_justify="left")
+    t.add_column("category")
+    t.add_column("A", justify="right")
+    t.add_column("B", justify="right")
+    t.add_column("points A-B", justify="right")
+    sure = [0, 0]
+    for st in standings(pos.piles[0], pos.piles[1], pos.scope, pos.rules):
+        if st.points is None:
+            state = Text(f"open, {TEAMS[st.leader]} leads" if st.leader is not None else "open", style="dim")
+        else:
+            state = Text(f"{st.points[0]}-{st.points[1]}")
+            sure[0] += st.points[0]
+            sure[1] += st.points[1]
+        t.add_row(st.category, st.a, st.b, state)
+    t.add_row(Text("decided so far", style="bold"), Text(str(sure[0]), style="bold"), Text(str(sure[1]), style="bold"),
+              Text(f"{sure[0] - sure[1]:+d}", style="bold"))
+    t.caption = "* a suit is missing · open: cards still to play can change it"
+    return t
 
 
 def score_view(score: Score, title: str | None = "Score") -> Table:
@@ -91,7 +178,7 @@ def score_view(score: Score, title: str | None = "Score") -> Table:
     return t
 
 
-def moves_view(pos: Position, symbols: bool = True) -> Table:
+def moves_view(pos: Position, notation: str = "symbols") -> Table:
     """Every legal move, grouped by card, marking single-card priority."""
     t = Table(title=f"{SEAT_NAMES[pos.to_move]} (seat {pos.to_move}) to move: {len(pos.legal_moves())} legal moves",
               title_justify="left")
@@ -104,7 +191,7 @@ def moves_view(pos: Position, symbols: bool = True) -> Table:
     for card, ms in by_card.items():
         note = "single-card priority" if pos.priority_forced(card) else (
             "laid down" if not ms[0].captured else "")
-        t.add_row(card_text_styled(card, symbols), Text(", ").join(Text(m.text()) for m in ms), note)
+        t.add_row(card_text_styled(card, notation), Text(", ").join(move_styled(m, notation) for m in ms), note)
     return t
 
 
@@ -120,13 +207,12 @@ def _bound_text(lower: int, upper: int, inf: int) -> str:
     return f"{lo} .. {hi}" if lo != "?" else "unknown"
 
 
-def solve_view(pos: Position, result, symbols: bool = True) -> Group:
+def solve_view(pos: Position, result, notation: str = "symbols") -> Group:
     """Value, every move's value (best first, ties grouped), the best line, the stats."""
     from ..solver import INF
 
     parts = []
-    who = "team A" if pos.to_move % 2 == 0 else "team B"
-    head = Text(f"{SEAT_NAMES[pos.to_move]} (seat {pos.to_move}, {who}) to move. ", style="bold")
+    head = Text(f"{seat_label(pos.to_move)} to play. ", style="bold")
     if result.complete:
         head += Text(f"Value {result.value:+d}", style="bold green") + Text(" (points A − points B at the end of the deal)")
     else:
@@ -136,18 +222,16 @@ def solve_view(pos: Position, result, symbols: bool = True) -> Group:
     t = Table(title_justify="left", title=f"moves ({result.mode})")
     t.add_column("value", justify="right")
     t.add_column("move")
-    t.add_column("")
     prev = None
     for mv in result.moves:
         vt = _bound_text(mv.lower, mv.upper, INF)
         same = vt == prev
-        t.add_row("" if same else vt, move_styled(mv.move, symbols), mv.move.text())
+        t.add_row("" if same else vt, move_styled(mv.move, notation))
         prev = vt
     parts.append(t)
     if result.line:
-        line = Text("best line: ", style="bold")
-        line += Text("  ").join(Text(m.text()) for m in result.line)
-        parts.append(line)
+        parts.append(Text("best line: ", style="bold") + line_styled(result.line, pos.to_move, notation, pos))
+        parts.append(legend_text(notation))
     if result.final_score is not None:
         parts.append(score_view(result.final_score, title="final score on the best line"))
     st = result.stats
@@ -163,27 +247,50 @@ def solve_view(pos: Position, result, symbols: bool = True) -> Group:
     return Group(*parts)
 
 
-def puzzle_view(p: dict, pos: Position, solution: bool = False, symbols: bool = True) -> Group:
-    """A puzzle: id, question, the position; with ``solution`` the answer and why."""
+def stars(level: int, top: int = 7) -> str:
+    """A difficulty level as stars: ``★★★☆☆☆☆``."""
+    return "★" * level + "☆" * (top - level)
+
+
+def puzzle_view(p: dict, pos: Position, solution: bool = False, notation: str = "symbols") -> Group:
+    """A puzzle: the question, the diagram, themes and difficulty; with ``solution``
+    the answer, why it works, why the tempting move fails, and every first move."""
     diff = p.get("difficulty", {})
-    parts: list = [Text(f"Puzzle {p['id']}", style="bold"),
-                   Text(f"{p['question']}  [difficulty {diff.get('level')} · {diff.get('label')}]")]
-    parts.append(position_view(pos, symbols))
-    if solution:
-        parts.append(Text("Solution: ", style="bold green") + Text("  ".join(p["solution"])))
-        parts.append(Text(f"Value {p['value']:+d} (A − B). Themes: {', '.join(p['themes']) or '-'}"))
-        t = p["tempting"]
-        parts.append(Text("Tempting: ", style="bold red")
-                     + Text(f"{t['move']} (value {t['value']:+d}), refuted by {'  '.join(t['refutation'][:6])}"
-                            + (" …" if len(t["refutation"]) > 6 else "")))
-        mt = Table(title="every first move", title_justify="left")
-        mt.add_column("value", justify="right")
-        mt.add_column("move")
-        for m in p["moves"]:
-            mt.add_row(f"{m['value']:+d}", m["move"])
-        parts.append(mt)
-        parts.append(Text(f"solution tree: {len(p['tree']['nodes'])} positions; rated by: "
-                          f"{diff.get('solved_by')}", style="dim"))
+    parts: list = [Text(f"Puzzle {p['id']}", style="bold"), text_styled(p["question"], notation, style="bold")]
+    parts.append(position_view(pos, notation))
+    parts.append(Text(f"Themes: {', '.join(p['themes']) or '-'} · difficulty {stars(diff.get('level', 0))} "
+                      f"({diff.get('label')})"))
+    if not solution:
+        return Group(*parts)
+    team = pos.to_move & 1
+    sign = 1 if team == 0 else -1  # values from the solving side
+    parts.append(Text("Solution: ", style="bold green") + line_styled(p["solution"], pos.to_move, notation, pos))
+    expl = p.get("explanation") or {}
+    if expl.get("solution"):
+        parts.append(text_styled(expl["solution"], notation))
+    t = p["tempting"]
+    parts.append(Text("Tempting: ", style="bold red") + move_styled(t["move"], notation)
+                 + Text(f" ({sign * t['value']:+d} for {TEAM_NAMES[team]}), refuted by "))
+    ref = t["refutation"]
+    after = pos.copy()
+    after.push(after.parse_move(t["move"]))
+    parts.append(Text("  ") + line_styled(ref[:8], after.to_move, notation, after)
+                 + Text(" …" if len(ref) > 8 else ""))
+    if expl.get("tempting"):
+        parts.append(text_styled(expl["tempting"], notation))
+    why = {m["move"]: m.get("why", "") for m in expl.get("moves", [])}
+    mt = Table(title=f"every first move, valued for {TEAM_NAMES[team]} (points, theirs minus the opponents')",
+               title_justify="left")
+    mt.add_column("value", justify="right")
+    mt.add_column("move")
+    if why:
+        mt.add_column("why")
+    for m in p["moves"]:
+        row = [f"{sign * m['value']:+d}", move_styled(m["move"], notation)]
+        if why:
+            row.append(text_styled(why.get(m["move"], ""), notation))
+        mt.add_row(*row)
+    parts.append(mt)
     return Group(*parts)
 
 
@@ -206,24 +313,24 @@ def puzzle_summary(data: dict, path: str) -> Group:
     return Group(t)
 
 
-def seat_view(obs, moves: list[Move], symbols: bool = True) -> Group:
+def seat_view(obs, moves: list[Move], notation: str = "symbols") -> Group:
     """What one seat sees when it is to play: its hand, the table, the piles,
     how many cards each seat holds, and its legal moves numbered."""
     t = Table(show_header=False, box=None, pad_edge=False)
     t.add_column(style="bold")
     t.add_column()
-    t.add_row("Table", cards_styled(obs.table, symbols))
+    t.add_row("Table", cards_styled(obs.table, notation))
     for team in (0, 1):
         pile = obs.piles[team]
         t.add_row(f"Pile {TEAMS[team]}", Text(f"{pile.bit_count()} cards, {obs.scope[team]} scope", style="dim"))
     sizes = "  ".join(f"{SEAT_NAMES[s]} {obs.hand_sizes[s]}" for s in range(4))
     t.add_row("Cards held", Text(sizes, style="dim"))
-    t.add_row(f"Your hand ({SEAT_NAMES[obs.seat]})", cards_styled(obs.hand, symbols))
+    t.add_row(f"Your hand ({SEAT_NAMES[obs.seat]})", cards_styled(obs.hand, notation))
     choices = Table(show_header=False, box=None, pad_edge=False)
     choices.add_column(justify="right", style="bold")
     choices.add_column()
     for i, m in enumerate(moves, 1):
-        choices.add_row(str(i), move_styled(m, symbols) + Text(f"   {m.text()}", style="dim"))
+        choices.add_row(str(i), move_styled(m, notation))
     return Group(t, Text("Your moves:"), choices)
 
 
@@ -268,7 +375,7 @@ def _loss_text(value, upper=None) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
-def analysis_view(d: dict, symbols: bool = True) -> Group:
+def analysis_view(d: dict, notation: str = "symbols") -> Group:
     """The coach's analysis (the ``as_dict`` form of :class:`scopone.coach.Analysis`):
     one row per play and a summary per seat."""
     t = Table(title="plays (losses in points for the player's team)", title_justify="left")
@@ -286,10 +393,13 @@ def analysis_view(d: dict, symbols: bool = True) -> Group:
             lo, hi = r["sv_loss_interval"]
             sv += f" ±{(hi - lo) / 2:.2f}"
         cls = "forced" if forced else r["cls"] + (" (unlucky)" if r["unlucky"] else "")
-        t.add_row(str(r["index"] + 1), SEAT_NAMES[r["seat"]], r["move"], seat_best if not forced else "",
-                  sv, dd_best if not forced else "", _loss_text(r["dd_loss"], r["dd_loss_upper"]) if not forced else "-",
+        t.add_row(str(r["index"] + 1), SEAT_NAMES[r["seat"]], move_styled(r["move"], notation),
+                  text_styled(seat_best, notation) if not forced else "",
+                  sv, text_styled(dd_best, notation) if not forced else "",
+                  _loss_text(r["dd_loss"], r["dd_loss_upper"]) if not forced else "-",
                   {"exact": "", "bounded": "≥", "estimated": "est."}.get(r["dd_kind"], ""),
-                  Text(cls, style=style.get(r["cls"], "") if not forced else "dim"), "; ".join(r["reasons"]))
+                  Text(cls, style=style.get(r["cls"], "") if not forced else "dim"),
+                  text_styled("; ".join(r["reasons"]), notation))
     s = Table(title="per seat", title_justify="left")
     for col in ("seat", "team", "lost (seat's view)", "lost (all hands)", "best", "good", "inaccuracies",
                 "mistakes", "blunders", "unlucky", "accuracy"):
