@@ -7,7 +7,6 @@ import copy
 import io
 import json
 import re
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from scopone.cli import main
 from scopone.puzzles.book import book_html, book_pdf
 from scopone.puzzles.files import read_puzzle_file
 from scopone.render.cards import CARD_TOKEN, legend, move_label, text_label
-from test_report import _chromium
+from browser import needs_browser, open_page
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "puzzles.json"
@@ -234,20 +233,10 @@ def test_book_needs_an_output(tmp_path):
 # ---------------------------------------------------------------- in a browser
 
 
-@pytest.mark.skipif(not _chromium() and not __import__("os").environ.get("CI"),
-                    reason="chromium is not installed (.ci/run installs it: apt-get install chromium)")
+@needs_browser
 def test_the_book_opens_in_a_real_browser(tmp_path, small):
-    browser = _chromium()
-    assert browser, "CI must install chromium (see .ci/run)"
     path = tmp_path / "book.html"
     path.write_text(book_html(small), encoding="utf-8")
-    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0"]
-    dom = subprocess.run(base + ["--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=120)
-    assert dom.stdout.count('class="puzzle"') == 5 and dom.stdout.count("<details>") == 5
-    console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    dom, console, _ = open_page(path, tmp_path, size="1000,1400")
+    assert dom.count('class="puzzle"') == 5 and dom.count("<details>") == 5
     assert console == [], console
-    shot = tmp_path / "book.png"
-    subprocess.run(base + ["--window-size=1000,1400", f"--screenshot={shot}", path.as_uri()],
-                   capture_output=True, text=True, timeout=120)
-    assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
 
 import pytest
@@ -15,6 +12,7 @@ from scopone.coach.report import report_html
 from scopone.deal import deal
 from scopone.formats import GameRecord
 from scopone.render.cards import card_svg
+from browser import needs_browser, open_page
 from test_coach import dd_finish
 
 HOSTILE = "<script>alert('x')</script> & \"quotes\""
@@ -60,24 +58,10 @@ def test_card_faces_tell_the_suits_apart_and_mark_the_settebello():
     assert "Denari" in card_svg(0) and "#c9a000" in card_svg(0)  # the coin is gold
 
 
-def _chromium():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(not _chromium() and not os.environ.get("CI"),
-                    reason="chromium is not installed (.ci/run installs it: apt-get install chromium)")
+@needs_browser
 def test_the_report_runs_in_a_real_browser(page, tmp_path):
     _, path = page
-    browser = _chromium()
-    assert browser, "CI must install chromium (see .ci/run)"
-    base = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0"]
-    dom = subprocess.run(base + ["--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=120)
-    assert "Before play 1" in dom.stdout  # the page's script ran and drew the board
-    assert dom.stdout.count('class="card"') >= 12  # the cards of the first position
-    console = [line for line in dom.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    dom, console, _ = open_page(path, tmp_path)
+    assert "Before play 1" in dom  # the page's script ran and drew the board
+    assert dom.count('class="card"') >= 12  # the cards of the first position
     assert console == [], console
-    shot = tmp_path / "report.png"
-    subprocess.run(base + ["--window-size=1200,900", f"--screenshot={shot}", path.as_uri()],
-                   capture_output=True, text=True, timeout=120)
-    assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

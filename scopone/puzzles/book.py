@@ -41,7 +41,7 @@ from ..scoring import standings
 ORDERS = ("file", "difficulty", "theme")
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Card width in pixels for 1, 2 or 4 puzzles a page.
-CARD_WIDTH = {1: 44, 2: 34, 4: 24}
+CARD_WIDTH = {1: 56, 2: 34, 4: 24}
 #: How many moves of a refutation the solutions show.
 REFUTATION_SHOWN = 12
 
@@ -142,7 +142,7 @@ def _score_texts(pos: Position) -> tuple[str, str]:
         if st.category == "scope":
             continue
         if st.points is None:
-            counts = (st.a, st.b) if st.leader == 0 else (st.b, st.a)
+            counts = [x.rstrip("*") for x in ((st.a, st.b) if st.leader == 0 else (st.b, st.a))]
             lead = f", {TEAM_NAMES[st.leader]} ahead {counts[0]}–{counts[1]}" if st.leader is not None and st.a and st.b else ""
             open_.append(st.category + lead)
         elif st.points == (0, 0):
