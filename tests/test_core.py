@@ -146,12 +146,25 @@ def test_core_matches_minimax(rules):
 
 
 @pytest.mark.parametrize("options", ["plain", "order", "summary", "equiv", "bounds",
-                                     "order+history", "all-summary", "bounds+tight", "all-tight", "all-rootmove", "all+smallbounds", "all-last", "last", "all-range", "all-smallequiv", "all"])
+                                     "order+history", "all-summary", "bounds+tight", "all-tight", "all-rootmove", "all+smallbounds", "all-last", "last", "all-range", "all-smallequiv", "all",
+                                     "all+deeptt", "all+canon", "summary+canon", "all+order2",
+                                     "all+deeptt+canon+order2", "small+deeptt"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
         pos = endgame(7000 + seed, rules, 1 + seed % 4)
         ref = solve(pos, mode="all", engine="c", line=False)
+        got = solve_with(CoreBackend(rules, options=options), pos, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), (options, pos.line())
+
+
+@pytest.mark.parametrize("options", ["all+deeptt", "all+canon", "all+deeptt+canon+order2"])
+def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(options):
+    # 5 cards per hand: the table is used inside the last 8 cards and positions
+    # with different piles meet in it, which 1-4 cards per hand rarely show
+    for seed, rules in enumerate(RULES):
+        pos = endgame(7100 + seed, rules, 5)
+        ref = solve_with(CoreBackend(rules, options="plain"), pos, "all", line=False)
         got = solve_with(CoreBackend(rules, options=options), pos, "all", line=False)
         assert moves_and_values(got) == moves_and_values(ref), (options, pos.line())
 

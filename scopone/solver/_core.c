@@ -45,9 +45,12 @@
 #define OPT_LAST 512 /* the last round played out directly */
 #define OPT_RANGE 1024 /* bounds in the plain search from the categories still open at its start */
 #define OPT_SMALLEQUIV 2048 /* equivalent cards in the plain search too */
-#define OPT_ALL 4095
+#define OPT_DEEPTT 4096 /* with OPT_SMALL: the table down to DEEPTT_MIN cards left, the plain search below */
+#define OPT_ORDER2 8192 /* with OPT_ORDER: captures by scopa, settebello, Denari, cards; lay-downs over 10 first */
+#define OPT_CANON 16384 /* with OPT_SUMMARY: primiera keyed on the fixed suits' sum and the open suits' values */
+#define OPT_ALL 32767
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS)
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -55,15 +58,24 @@ typedef struct {
     int32_t score;  /* ordering score */
 } Move;
 
+/* 32 bytes: a bucket of two is one aligned 64-byte cache line */
 typedef struct {
-    uint64_t key;    /* 64-bit hash of the key (also gives the slot) */
+    uint64_t key;    /* hash of the card locations, the mover and the last capturer (gives the slot) */
     uint64_t move;   /* best move: card | captured << 6, NO_MOVE if none */
-    uint32_t check;  /* 32 bits of a second, independent hash */
+    uint64_t check;  /* a second, independent hash of the locations, with the pile summary */
     int8_t lo, hi;   /* bounds relative to the decided points (+-127 = none) */
     uint8_t work;    /* log2 of the subtree size, for replacement */
     uint8_t used;
 } Entry;
 #define TT_NONE 127
+
+/* what decided() found for one (pile A, pile B, cards in play) */
+typedef struct {
+    uint64_t pa, pb, rem, summary, freec;
+    int16_t off, open, chi, clo;
+    uint64_t used;
+} Decided;
+#define DCACHE 4096
 
 typedef struct {
     PyObject_HEAD
@@ -76,6 +88,7 @@ typedef struct {
     int use_tt, opts, small;
     /* transposition table (allocated on first use) */
     Entry *tt;
+    void *tt_raw; /* what to free: tt is tt_raw aligned to 64 bytes */
     uint64_t tt_mask, tt_grow_at;
     size_t tt_bytes, tt_limit_bytes;
     uint64_t tt_entries;
@@ -99,13 +112,14 @@ typedef struct {
     Move *mstack;
     int32_t history[40][2];
     int killer[44];
-    uint64_t root_key;
-    uint32_t root_check;
+    uint64_t root_key, root_check;
     int root_keyed;
+    Decided dcache[DCACHE]; /* decided() depends on the piles only: lay-downs and transpositions reuse it */
 } Solver;
 
 /* ------------------------------------------------------------------ tables */
 static uint64_t Z1[40][5], Z2[40][5];
+static uint64_t ZMOVER[4][3], ZMOVER2[4][3]; /* the seat to move and the last capturer (-1, 0, 1) */
 static uint8_t SUBS[16][5][6], NSUBS[16][5]; /* subsets of a nibble by size */
 static uint8_t LOWBITS[16][5];                /* the k lowest bits of a nibble */
 static uint8_t GATHER[4][256];                /* 2 suit bits of one byte (2 ranks) */
@@ -132,6 +146,8 @@ static void init_tables(void) {
     uint64_t s = 0x5C0B0E5C0B0E1234ULL;
     for (int c = 0; c < 40; c++)
         for (int l = 0; l < 5; l++) { Z1[c][l] = splitmix(&s); Z2[c][l] = splitmix(&s); }
+    for (int m = 0; m < 4; m++)
+        for (int l = 0; l < 3; l++) { ZMOVER[m][l] = splitmix(&s); ZMOVER2[m][l] = splitmix(&s); }
     for (int n = 0; n < 16; n++) {
         for (int sub = 0; sub < 16; sub++) {
             if ((sub & n) != sub) continue;
@@ -245,6 +261,35 @@ static int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
 }
 
 /*
+ * The open primiera as it can still end (OPT_CANON), 40 bits: per suit a nibble
+ * for each team (bits 8 st and 8 st + 4), and at bit 32 the difference of the
+ * fixed values + 128.  A team's suit is fixed when no card left in play beats
+ * its best (nibble 15): only the sum of fixed values then matters.  With the
+ * complete-set rule, a team that can never complete makes the other's values
+ * irrelevant but for which suits it still lacks (nibbles 14 and 13/0).
+ */
+static uint64_t canon_primiera(const Solver *S, const int a[4], const int b[4], const int r[4], int cana,
+                               int canb) {
+    uint64_t p = 0;
+    if (!S->prim_sum && (!cana || !canb)) {
+        /* the team that can complete wins if it does: which suits it lacks is all that matters */
+        const int *v = cana ? a : b;
+        int shift = cana ? 4 : 0; /* the other team's nibbles are 14 */
+        for (int st = 0; st < 4; st++)
+            p |= (uint64_t)(14 << shift | (v[st] ? 13 : 0) << (4 - shift)) << (8 * st);
+        return p | (uint64_t)(cana ? 1 : 2) << 32;
+    }
+    int d = 128;
+    for (int st = 0; st < 4; st++) {
+        int na, nb;
+        if (a[st] >= r[st]) { na = 15; d += a[st]; } else na = PVLEVEL[a[st]];
+        if (b[st] >= r[st]) { nb = 15; d -= b[st]; } else nb = PVLEVEL[b[st]];
+        p |= (uint64_t)(na | nb << 4) << (8 * st);
+    }
+    return p | (uint64_t)d << 32;
+}
+
+/*
  * What the piles already decide.  Returns the points that no future play can
  * change; *summary gets what of team A's pile can still change the score (the
  * rest of the key is where each card still in play is); *freecards gets the
@@ -322,8 +367,9 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
             chi += cana && (!compb || maxa > minb);
             clo -= canb && (!compa || maxb > mina);
         }
+        if (S->opts & OPT_CANON) sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
         for (int st = 0; st < 4; st++) {
-            sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
+            if (!(S->opts & OPT_CANON)) sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
             /* a card of this suit worth no more than both teams' best changes nothing */
             int lim = a[st] < b[st] ? a[st] : b[st];
             freec |= SCATTER[RANKS_UPTO[lim]] << st;
@@ -340,6 +386,25 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     *cat_hi = chi;
     *cat_lo = clo;
     return off;
+}
+
+/* decided(), remembered per (piles, cards in play) */
+static inline int decided_cached(Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
+                                 int *cat_hi, int *cat_lo) {
+    uint64_t pa = S->pile[0], pb = S->pile[1];
+    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+    Decided *d = S->dcache + (mix64(pa * 0x9E3779B97F4A7C15ULL ^ pb) & (DCACHE - 1));
+    if (!(d->used && d->pa == pa && d->pb == pb && d->rem == rem)) {
+        int open, chi, clo;
+        uint64_t sm, fc;
+        int off = decided(S, &sm, &fc, &open, &chi, &clo);
+        d->pa = pa; d->pb = pb; d->rem = rem; d->summary = sm; d->freec = fc;
+        d->off = (int16_t)off; d->open = (int16_t)open; d->chi = (int16_t)chi; d->clo = (int16_t)clo;
+        d->used = 1;
+    }
+    *summary = d->summary; *freecards = d->freec; *undecided = d->open;
+    *cat_hi = d->chi; *cat_lo = d->clo;
+    return d->off;
 }
 
 /* ------------------------------------------------------------------ moves */
@@ -589,8 +654,34 @@ static int order_score(const Solver *S, const Move *m, int hist) {
     return s + hist;
 }
 
+/*
+ * The other ordering (OPT_ORDER2), as the independent solver of issue 15 orders:
+ * captures first (a scopa, then the settebello, then by Denari, then by cards),
+ * then lay-downs that leave a table summing over 10 (no single card sweeps it),
+ * and any move after which the next seat could sweep comes last.
+ */
+static int order_score2(const Solver *S, const Move *m, int hist) {
+    int card = m->card;
+    uint64_t cap = m->cap;
+    int next = (S->to_move + 1) & 3;
+    int s;
+    uint64_t left;
+    if (cap) {
+        uint64_t taken = cap | 1ULL << card;
+        left = S->table & ~cap;
+        s = 100000 + (!left && S->cards_left > 1 ? 50000 : 0) + (int)(taken >> SETTEBELLO & 1) * 10000 +
+            1000 * popc(taken & DENARI_MASK) + 100 * popc(taken);
+    } else {
+        left = S->table | 1ULL << card;
+        s = (table_sum(left) > 10 ? 1000 : 0) - PV[(card >> 2) + 1] - ((DENARI_MASK >> card & 1) ? 30 : 0);
+        if (card == SETTEBELLO) s -= 400;
+    }
+    if (left && sweepable(S, left, next)) s -= 200000;
+    return s + hist;
+}
+
 /* ------------------------------------------------------------------ table */
-static inline Entry *probe(Solver *S, uint64_t key, uint32_t check) {
+static inline Entry *probe(Solver *S, uint64_t key, uint64_t check) {
     Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
     if (b[0].used && b[0].key == key && b[0].check == check) return b;
     if (b[1].used && b[1].key == key && b[1].check == check) return b + 1;
@@ -616,9 +707,17 @@ static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
     return e;
 }
 
+/* zeroed memory for the table, aligned to a cache line (huge pages were
+ * measured: the kernel's zeroing of them cost more than the TLB misses saved) */
+static Entry *table_alloc(size_t bytes, void **raw) {
+    *raw = calloc(bytes + 64, 1);
+    if (!*raw) return NULL;
+    return (Entry *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63);
+}
+
 /* no Python calls here: it runs inside the search, without the GIL */
 static int set_tt(Solver *S, size_t n) {
-    S->tt = (Entry *)calloc(n, sizeof(Entry));
+    S->tt = table_alloc(n * sizeof(Entry), &S->tt_raw);
     if (!S->tt) return -1;
     S->tt_mask = n - 1;
     S->tt_bytes = n * sizeof(Entry);
@@ -630,9 +729,10 @@ static int set_tt(Solver *S, size_t n) {
 
 static int grow_tt(Solver *S) {
     Entry *old = S->tt;
+    void *old_raw = S->tt_raw;
     size_t n = (size_t)S->tt_mask + 1;
     if (set_tt(S, 2 * n) < 0) {
-        S->tt = old; S->tt_mask = n - 1; S->tt_bytes = n * sizeof(Entry); S->tt_grow_at = UINT64_MAX;
+        S->tt = old; S->tt_raw = old_raw; S->tt_mask = n - 1; S->tt_bytes = n * sizeof(Entry); S->tt_grow_at = UINT64_MAX;
         return 0; /* keep searching with the table we have */
     }
     for (size_t i = 0; i < n; i++) {
@@ -642,7 +742,7 @@ static int grow_tt(Solver *S) {
         if (!e->used) S->tt_entries++;
         *e = old[i];
     }
-    free(old);
+    free(old_raw);
     return 0;
 }
 
@@ -677,6 +777,9 @@ static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
 #ifndef SMALL_CARDS
 #define SMALL_CARDS 8 /* cards left for the plain search (measured: 6, 7, 9, 10 slower) */
+#endif
+#ifndef DEEPTT_MIN
+#define DEEPTT_MIN 5 /* with OPT_DEEPTT: the fewest cards left searched with the table */
 #endif
 #ifndef SMALLBOUNDS_MIN
 #define SMALLBOUNDS_MIN 5
@@ -814,12 +917,19 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
              * search, and the cards whose suit no longer matters (both only
              * narrow as cards are taken, so they hold in the whole subtree) */
             uint64_t sm;
-            int open, chi, clo, dec = decided(S, &sm, &fc, &open, &chi, &clo);
+            int open, chi, clo, dec = decided_cached(S, &sm, &fc, &open, &chi, &clo);
             int nap = S->napola ? 10 : 0;
             if (S->opts & OPT_RANGE) { cat_lo = dec + clo - nap; cat_hi = dec + chi + nap; }
             if (!(S->opts & OPT_SMALLEQUIV)) fc = 0;
         }
         return ab_small(S, sp, alpha, beta, cat_lo, cat_hi, fc);
+    }
+    /* the slot depends on the card locations only: fetch it while the pile summary is computed */
+    uint64_t key = 0;
+    if (S->use_tt) {
+        if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) return 0;
+        key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
+        __builtin_prefetch(S->tt + (key & S->tt_mask & ~1ULL));
     }
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
@@ -827,7 +937,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int open = 0;
     if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS)) {
         int chi = 0, clo = 0;
-        int dec = decided(S, &summary, &freec, &open, &chi, &clo);
+        int dec = decided_cached(S, &summary, &freec, &open, &chi, &clo);
         if (opts & OPT_SUMMARY) off += dec;
         else summary = S->pile[0];
         if (opts & OPT_BOUNDS) {
@@ -855,15 +965,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     } else {
         summary = S->pile[0];
     }
-    summary ^= (uint64_t)S->to_move << 56 ^ (uint64_t)(S->last + 1) << 60;
 
-    uint64_t ttmove = NO_MOVE, key = 0;
-    uint32_t check = 0;
+    uint64_t ttmove = NO_MOVE, check = 0;
     int have = 0, tlo = -TT_NONE, thi = TT_NONE;
     if (S->use_tt) {
-        if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) return 0;
-        key = S->z1 ^ mix64(summary);
-        check = (uint32_t)(S->z2 ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL));
+        check = S->z2 ^ ZMOVER2[S->to_move][S->last + 1] ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL);
         if (sp == 0) { S->root_key = key; S->root_check = check; S->root_keyed = 1; }
         Entry *e = probe(S, key, check);
         if (e) {
@@ -890,11 +996,25 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         return 0;
     }
     int team = S->to_move & 1;
+    if (S->use_tt && S->cards_left - 1 > S->small && S->cards_left - 1 > ((opts & OPT_LAST) ? 4 : 0)) {
+        /* the children's slots, fetched while the moves are ordered (most nodes search one child) */
+        uint64_t base = S->z1;
+        int seat = S->to_move, next = (seat + 1) & 3;
+        for (int i = 0; i < n && i < 8; i++) {
+            int c = ms[i].card;
+            uint64_t k = base ^ Z1[c][seat];
+            if (ms[i].cap) {
+                for (uint64_t m = ms[i].cap; m; m &= m - 1) k ^= Z1[__builtin_ctzll(m)][4];
+                k ^= ZMOVER[next][team + 1];
+            } else k ^= Z1[c][4] ^ ZMOVER[next][S->last + 1];
+            __builtin_prefetch(S->tt + (k & S->tt_mask & ~1ULL));
+        }
+    }
     if (opts & OPT_ORDER) {
         for (int i = 0; i < n; i++) {
             int hist = (opts & OPT_HISTORY) ? S->history[ms[i].card][team] : 0;
             if ((opts & OPT_KILLER) && ms[i].card == S->killer[S->cards_left]) hist += 2500;
-            ms[i].score = order_score(S, ms + i, hist);
+            ms[i].score = (opts & OPT_ORDER2) ? order_score2(S, ms + i, hist) : order_score(S, ms + i, hist);
             if (ttmove != NO_MOVE && (int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap)
                 ms[i].score = 1 << 30;
         }
@@ -1021,10 +1141,10 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     S->strict = strict; S->apt = apt; S->asso_scopa = asso_scopa; S->asso_takes_asso = ata;
     S->prim_sum = psum; S->re_bello = reb; S->napola = nap; S->quindici = q15;
     S->use_tt = use_tt; S->opts = options & OPT_ALL;
-    S->small = (options & OPT_SMALL) ? SMALL_CARDS : 0;
+    S->small = !(options & OPT_SMALL) ? 0 : (options & OPT_DEEPTT) ? DEEPTT_MIN - 1 : SMALL_CARDS;
     if (memory_mb < 1) memory_mb = 1;
     S->tt_limit_bytes = (size_t)(memory_mb * 1048576.0);
-    free(S->tt); S->tt = NULL; S->tt_entries = 0;
+    free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_entries = 0;
     if (!S->mstack) {
         S->mstack = (Move *)malloc(sizeof(Move) * MOVE_STACK);
         if (!S->mstack) { PyErr_NoMemory(); return -1; }
@@ -1036,11 +1156,12 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     memset(S->all_hand, 0, sizeof S->all_hand);
     memset(S->history, 0, sizeof S->history);
     memset(S->killer, -1, sizeof S->killer);
+    memset(S->dcache, 0, sizeof S->dcache);
     return 0;
 }
 
 static void Solver_dealloc(Solver *S) {
-    free(S->tt);
+    free(S->tt_raw);
     free(S->mstack);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -1143,7 +1264,7 @@ static PyObject *Solver_stop(Solver *S, PyObject *args) {
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     if (refuse_if_busy(S)) return NULL;
-    free(S->tt); S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
+    free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
@@ -1231,6 +1352,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_LAST", OPT_LAST);
     PyModule_AddIntConstant(m, "OPT_RANGE", OPT_RANGE);
     PyModule_AddIntConstant(m, "OPT_SMALLEQUIV", OPT_SMALLEQUIV);
+    PyModule_AddIntConstant(m, "OPT_DEEPTT", OPT_DEEPTT);
+    PyModule_AddIntConstant(m, "OPT_ORDER2", OPT_ORDER2);
+    PyModule_AddIntConstant(m, "OPT_CANON", OPT_CANON);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;
