@@ -22,7 +22,7 @@ from .players import make_player
 from .players.human import Human, QuitGame
 from .players.match import play_deal
 from .position import SEAT_NAMES, Move, Position
-from .render.terminal import move_styled, score_view, seat_view
+from .render.terminal import legend_text, move_styled, score_view, seat_view
 from .rules import Rules
 from .scoring import TEAMS, game_winner
 
@@ -54,6 +54,8 @@ def play_session(*, seat: int, partner: str, opponents: str, seed: int | None, f
         start = deal(rng.randrange(2**32), rules, first=((first if first is not None else seed % 4) + k - 1) % 4)
         tell(f"Deal {k} (seed {seed}): you are {SEAT_NAMES[seat]}, team {TEAMS[seat & 1]} with "
              f"{SEAT_NAMES[(seat + 2) % 4]}; {SEAT_NAMES[start.to_move]} plays first.")
+        if k == 1:
+            console.print(legend_text(notation))
         played: list[Move] = []
 
         def on_play(pos: Position, s: int, move: Move) -> None:

@@ -180,7 +180,7 @@ def score_view(score: Score, title: str | None = "Score") -> Table:
 
 def moves_view(pos: Position, notation: str = "symbols") -> Table:
     """Every legal move, grouped by card, marking single-card priority."""
-    t = Table(title=f"{SEAT_NAMES[pos.to_move]} (seat {pos.to_move}) to move: {len(pos.legal_moves())} legal moves",
+    t = Table(title=f"{seat_label(pos.to_move)} to play: {len(pos.legal_moves())} legal moves",
               title_justify="left")
     t.add_column("card")
     t.add_column("moves")
@@ -322,7 +322,8 @@ def seat_view(obs, moves: list[Move], notation: str = "symbols") -> Group:
     t.add_row("Table", cards_styled(obs.table, notation))
     for team in (0, 1):
         pile = obs.piles[team]
-        t.add_row(f"Pile {TEAMS[team]}", Text(f"{pile.bit_count()} cards, {obs.scope[team]} scope", style="dim"))
+        t.add_row(f"Pile {TEAMS[team]} ({TEAM_NAMES[team]})",
+                  Text(f"{pile.bit_count()} cards, {obs.scope[team]} scope", style="dim"))
     sizes = "  ".join(f"{SEAT_NAMES[s]} {obs.hand_sizes[s]}" for s in range(4))
     t.add_row("Cards held", Text(sizes, style="dim"))
     t.add_row(f"Your hand ({SEAT_NAMES[obs.seat]})", cards_styled(obs.hand, notation))
