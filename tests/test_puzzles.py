@@ -13,6 +13,7 @@ from referencing import Registry, Resource
 
 from scopone.cards import FULL_DECK, parse_cards
 from scopone.position import Move, Position
+from scopone.reasons import finish
 from scopone.puzzles import (
     THEMES, Candidate, PuzzleFacts, Rejected, analyse, generate, make_candidate, parse_cards_range,
     tag, verify_puzzle,
@@ -37,33 +38,65 @@ def endgame(hands: list[str], table: str = "", to_move: int = 0, rules: Rules | 
     return Position(hs, t, (a, b), (0, 0), to_move, 0, rules or Rules())
 
 
-def line(pos: Position, texts: str) -> tuple[Move, ...]:
+def line(pos: Position, texts: str, to_end: bool = False) -> tuple[Move, ...]:
+    """The moves of ``texts``; with ``to_end`` played on to the end of the deal with
+    the first legal move each time (a fixed, easily followed continuation)."""
     work = pos.copy()
     out = []
     for t in texts.split():
         out.append(work.play(t))
+    while to_end and not work.is_over():
+        out.append(work.legal_moves()[0])
+        work.push(out[-1])
     return tuple(out)
 
 
-def facts(pos, solution, best_line=None, tempting_line="", best_score=None, tempting_score=None, team=None):
+def facts(pos, solution, best_line=None, tempting_line="", best_score=None, tempting_score=None, team=None,
+          others=(), complete=True):
+    """Facts for the theme predicates: the lines are completed to the end of the deal
+    (first legal moves; ``complete=False`` leaves them as given) and the scores are
+    those of the completed lines unless given."""
+    best = line(pos, best_line or solution, to_end=complete)
+    tempt = line(pos, tempting_line, to_end=complete) if tempting_line else ()
     zero = score_piles(0, 0, (0, 0), pos.rules)
-    return PuzzleFacts(pos, pos.to_move & 1 if team is None else team, line(pos, solution),
-                       line(pos, best_line or solution), line(pos, tempting_line) if tempting_line else (),
-                       best_score or zero, tempting_score or zero)
+    end = (lambda ln: finish(pos, ln).result()) if complete else (lambda ln: zero)  # noqa: E731
+    return PuzzleFacts(pos, pos.to_move & 1 if team is None else team, line(pos, solution), best, tempt,
+                       best_score or end(best), tempting_score or (end(tempt) if tempt else end(best)),
+                       tuple(line(pos, o, to_end=complete) for o in others))
 
 
 SCOPA = endgame(["7D 2C", "9B 1S", "5S 6S", "8C 10C"], "3C 4S")
 
 
 def test_scopa_theme():
-    assert th.scopa(facts(SCOPA, "7Dx3C+4S"))
-    assert not th.scopa(facts(SCOPA, "2C"))
+    # completed with first legal moves: after 7Dx3C+4S (a sweep) the deal ends 1-0 in
+    # scope; after 2C nobody sweeps (North 5Sx1S+4S, East 9Bx2C+7D leave cards behind)
+    assert th.scopa(facts(SCOPA, "7Dx3C+4S", tempting_line="2C", others=["2C"]))
+    assert not th.scopa(facts(SCOPA, "2C", tempting_line="7Dx3C+4S", others=["7Dx3C+4S"]))
+    # a sweep on the line earns nothing when a wrong move nets as many scope
+    assert not th.scopa(facts(SCOPA, "7Dx3C+4S", tempting_line="7Dx3C+4S"))
 
 
-def test_stop_scopa_theme():
+def test_scopa_theme_counts_a_sweep_later_on_the_best_line():
+    # South's 4C sweeps nothing; on the line (first legal moves) West's 10Cx4C+6C leaves 9C
+    # alone and South's 9Bx9C sweeps it: 1-0 in scope.  After 9Bx9C at once, nobody sweeps.
+    pos = Position.from_line("4C9B/2S4S/2C6B/10C10B 6C9C 3S3B5D5C5S5B6D6S7C7B9D9S10D10S "
+                             "1D1C1S1B2D2B3D3C4D4B7D7S8D8C8S8B 0-0 0 B scientifico")
+    f = facts(pos, "4C", tempting_line="9Bx9C", others=["9Bx9C"])
+    assert not th._makes_scopa(pos, f.solution[0])
+    assert f.best_score.scope == (1, 0) and f.tempting_score.scope == (0, 0)
+    assert th.scopa(f)
+
+
+def test_stop_scopa_theme_needs_every_other_move_to_leave_a_sweep():
+    # after 8B the table is 5C 8B: East's 7B and 1S sweep nothing; after 2C, 7B takes 5C+2C
     pos = endgame(["2C 8B", "7B 1S", "5S 6S", "8C 10C"], "5C")
-    assert th.stop_scopa(facts(pos, "8B", tempting_line="2C 7Bx2C+5C"))
-    assert not th.stop_scopa(facts(pos, "2C", tempting_line="8B 7B"))
+    assert th.stop_scopa(facts(pos, "8B", tempting_line="2C 7Bx2C+5C", complete=False))
+    assert not th.stop_scopa(facts(pos, "2C", tempting_line="8B 7B", complete=False))
+    # a third move, 9D, leaves 5C 9D: no sweep either, so not every other move allows one
+    three = endgame(["2C 8B 9D", "7B 1S 3B", "5S 6S 3S", "8C 10C 4B"], "5C")
+    assert len(three.legal_moves()) == 3
+    assert not th.stop_scopa(facts(three, "8B", tempting_line="2C 7Bx2C+5C", complete=False))
 
 
 def test_sacrifice_theme():
@@ -87,8 +120,11 @@ def test_spariglio_theme():
 
 def test_last_capture_theme():
     pos = endgame(["5D 8D", "5C 1B", "3S 6S", "8C 10C"], "5S")
-    assert th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S"))
-    assert not th.last_capture(facts(pos, "8D", best_line="8D 5Cx5S", tempting_line="5Dx5S"))
+    assert th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S", complete=False))
+    assert not th.last_capture(facts(pos, "8D", best_line="8D 5Cx5S", tempting_line="5Dx5S", complete=False))
+    # against every wrong move: one wrong line where A still captures last spoils it
+    assert not th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S", others=["8D 5Cx5S", "8D 1B 3S 8Cx8D 5Dx5S"],
+                                     complete=False))
 
 
 @pytest.mark.parametrize("category,attr_pile", [
@@ -109,6 +145,18 @@ def test_category_themes(category, attr_pile):
     assert not pred(facts(pos, "2C", best_score=good, tempting_score=bad, team=1))
 
 
+def test_a_category_tied_on_the_best_line_is_no_theme_nor_question():
+    # 5 Denari each on the best line (a tie: nobody scores it), 4 to 6 after the tempting move
+    tie_a = parse_cards("1D 2D 3D 4D 5D 7C")
+    worse_a = parse_cards("1D 2D 3D 4D 7C 1C")
+    tie = score_piles(tie_a, FULL_DECK & ~tie_a, (0, 0), Rules())
+    worse = score_piles(worse_a, FULL_DECK & ~worse_a, (0, 0), Rules())
+    assert tie.denari == (5, 5) and tie.denari_points == (0, 0) and worse.denari_points == (0, 1)
+    f = facts(SCOPA, "2C", best_score=tie, tempting_score=worse)
+    assert not th.PREDICATES["denari"](f)
+    assert "denari" not in th.question(0, 1, tag(f))
+
+
 def test_variant_themes_only_with_their_switch():
     for name, rules, pile in [("re-bello", Rules(re_bello=True), "10D"), ("napola", Rules(napola=True), "1D 2D 3D 4D")]:
         pos = endgame(["7C 2C", "9B 1S", "5S 6S", "8C 10C"], "3C 4S", rules=rules)
@@ -123,13 +171,14 @@ def test_variant_themes_only_with_their_switch():
 
 
 def test_tag_uses_closed_vocabulary():
-    f = facts(SCOPA, "7Dx3C+4S")
+    f = facts(SCOPA, "7Dx3C+4S", tempting_line="2C")
     assert set(tag(f)) <= set(THEMES) and "scopa" in tag(f)
 
 
 def test_question_wording():
-    assert th.question("East", "B", ["scopa"]) == "East to play (team B): make a scopa."
-    assert "find the only move" in th.question("East", "B", ["sacrifice"])
+    # values are A - B; the question gives them from the solving side
+    assert th.question(1, -2, ["scopa"]) == "East to play: keep the deal at +2 for East–West against any defence (make a scopa)."
+    assert th.question(2, -1, ["sacrifice"]) == "North to play: hold the deal to −1 for North–South against any defence."
 
 
 def test_random_rung_never_finds_a_three_way_choice():
@@ -206,10 +255,11 @@ def test_verify_catches_a_wrong_claim(puzzles, tamper):
 def test_generate_resumes_and_workers_agree(tmp_path):
     one = tmp_path / "one.json"
     d1 = generate(one, 2, seed=5, cards=(3, 3))
-    examined = d1["progress"]["5:3-3:"]
+    (key, examined), = d1["progress"].items()
+    assert key.startswith("5:3-3::margin=2:view=all:players=heuristic")
     d2 = generate(one, 3, seed=5, cards=(3, 3))
     assert [p["id"] for p in d2["puzzles"][:2]] == [p["id"] for p in d1["puzzles"]]
-    assert d2["progress"]["5:3-3:"] > examined
+    assert d2["progress"][key] > examined
     par = tmp_path / "par.json"
     d3 = generate(par, 3, seed=5, cards=(3, 3), workers=2)
     assert [p["id"] for p in d3["puzzles"]] == [p["id"] for p in d2["puzzles"]]

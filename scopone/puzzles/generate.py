@@ -6,6 +6,15 @@ several worker processes analyse them, so a run gives the same puzzles whatever
 ``workers`` is and a re-run resumes exactly where the file says it stopped.
 The file is rewritten (atomically) after every accepted puzzle and every few
 seconds, so Ctrl-C loses nothing already computed.
+
+**Realistic positions.**  A candidate is a random deal played by one of
+``players`` (default: the heuristic player, ``scopone.players.heuristic``, for
+every seat; any player spec works, e.g. ``pimc:samples=8``, which costs seconds
+per candidate) down to N cards per hand and 0..3 plays more.  Deals already
+decided are left out: a candidate where either side has made more than
+``max_scope`` scope (default 3) is not analysed, and a position whose exact
+value is more than ``max_value`` points (default 4) for either side is
+rejected ("deal already decided").
 """
 
 from __future__ import annotations
@@ -27,13 +36,20 @@ from ..formats import read_json, write_json_atomic
 from ..players import make_player
 from ..players.base import play_to
 from ..rules import Rules, parse_rules
-from .analyse import Candidate, Rejected, analyse
+from .analyse import DEFAULT_MARGIN, SEAT_SAMPLES, Candidate, Rejected, analyse
 
 PUZZLES_FORMAT = "scopone-puzzles/1"
+#: The players whose self-play makes the candidates, by default.
+DEFAULT_PLAYERS = ("heuristic",)
+#: A candidate where either side has made more scope than this is not analysed.
+MAX_SCOPE = 3
+#: A position worth more than this for either side is a deal already decided.
+MAX_VALUE = 4
 
 
-def make_candidate(seed: int, index: int, cards: tuple[int, int], rules: Rules) -> Candidate:
-    """Candidate ``index`` of ``seed``: a random deal played by a simple policy.
+def make_candidate(seed: int, index: int, cards: tuple[int, int], rules: Rules,
+                   players: tuple[str, ...] = DEFAULT_PLAYERS) -> Candidate:
+    """Candidate ``index`` of ``seed``: a random deal played by one of ``players``.
 
     The deal is played forward until every hand holds N cards (N drawn from
     ``cards``), then 0..3 more plays so that any seat may be to move.
@@ -41,7 +57,7 @@ def make_candidate(seed: int, index: int, cards: tuple[int, int], rules: Rules) 
     rng = random.Random(f"scopone-puzzles:{seed}:{index}")
     n = rng.randint(cards[0], cards[1])
     deal_seed = rng.randrange(2**32)
-    policy = rng.choice(["greedy", "random"])
+    policy = rng.choice(list(players))
     first = rng.randrange(4)
     extra = rng.randrange(4) if n > 1 else 0
     pos = deal(deal_seed, rules, first=first, cards_per_hand=n, policy=policy)
@@ -61,13 +77,22 @@ class Job:
     rules: Rules
     themes: tuple[str, ...]
     engine: str
+    min_margin: int = DEFAULT_MARGIN
+    view: str = "all"
+    players: tuple[str, ...] = DEFAULT_PLAYERS
+    max_scope: int = MAX_SCOPE
+    max_value: int = MAX_VALUE
+    seat_samples: int = SEAT_SAMPLES
 
 
 def run_job(job: Job) -> tuple[int, dict | None, str | None]:
     """Analyse one candidate: (index, puzzle or None, rejection reason or None)."""
-    cand = make_candidate(job.seed, job.index, job.cards, job.rules)
+    cand = make_candidate(job.seed, job.index, job.cards, job.rules, job.players)
+    if max(cand.pos.scope) > job.max_scope:
+        return job.index, None, "too many scope made"
     try:
-        puzzle = analyse(cand, job.engine)
+        puzzle = analyse(cand, job.engine, min_margin=job.min_margin, max_value=job.max_value, view=job.view,
+                         seat_samples=job.seat_samples)
     except Rejected as e:
         return job.index, None, e.reason
     if job.themes and not set(job.themes) & set(puzzle["themes"]):
@@ -114,12 +139,27 @@ def _load_existing(path: Path, rules: Rules) -> dict | None:
 def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] = (3, 7),
              rules: Rules | None = None, themes: tuple[str, ...] = (), workers: int = 1,
              engine: str = "auto", on_progress: Callable[[Progress], None] | None = None,
-             scheduler: str | None = None) -> dict:
+             scheduler: str | None = None, min_margin: int = DEFAULT_MARGIN, view: str = "all",
+             players: tuple[str, ...] = DEFAULT_PLAYERS, max_scope: int = MAX_SCOPE, max_value: int = MAX_VALUE,
+             seat_samples: int = SEAT_SAMPLES) -> dict:
     """Generate until the file at ``path`` holds ``n`` puzzles; returns the file's data.
 
     Re-running resumes: accepted puzzles are kept and candidates already
-    examined for ``seed`` are skipped.
+    examined for the same seed and options are skipped.  ``min_margin``: the
+    answer's least lead over every other first move (1 point is accepted with 2
+    only for a clear swing, see :mod:`scopone.puzzles.analyse`); ``view``:
+    ``"all"`` (double dummy) or ``"seat"`` (the answer is also best from the
+    seat's view, averaged over the hidden hands); ``players``: the self-play
+    that makes the candidates; ``max_scope`` and ``max_value``: the limits that
+    leave out deals already decided (see the module docs).
     """
+    if view not in ("all", "seat"):
+        raise ScoponeError(f"view: {view!r} is not 'all' or 'seat'")
+    if min_margin < 1:
+        raise ScoponeError(f"min_margin: {min_margin} must be at least 1")
+    players = tuple(players)
+    for spec in players:
+        make_player(spec)  # unknown players fail here, not in a worker
     rules = rules or Rules()
     path = Path(path)
     now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -135,8 +175,10 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
     }
     if seed not in data["seeds"]:
         data["seeds"].append(seed)
-    data["options"] = {"cards_per_hand": list(cards), "themes": list(themes)}
-    prog_key = f"{seed}:{cards[0]}-{cards[1]}:{','.join(themes)}"
+    data["options"] = {"cards_per_hand": list(cards), "themes": list(themes), "min_margin": min_margin,
+                       "view": view, "players": list(players), "max_scope": max_scope, "max_value": max_value}
+    prog_key = (f"{seed}:{cards[0]}-{cards[1]}:{','.join(themes)}:margin={min_margin}:view={view}"
+                f":players={','.join(players)}:scope<={max_scope}:value<={max_value}")
     start = int(data["progress"].get(prog_key, 0))
     ids = {p["id"] for p in data["puzzles"]}
     progress = Progress(accepted=len(data["puzzles"]), examined=start,
@@ -166,7 +208,8 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
         if on_progress:
             on_progress(progress)
 
-    jobs = (Job(seed, i, cards, rules, tuple(themes), engine) for i in itertools.count(start))
+    jobs = (Job(seed, i, cards, rules, tuple(themes), engine, min_margin, view, players, max_scope, max_value,
+                seat_samples) for i in itertools.count(start))
     try:
         if progress.accepted >= n:
             return data

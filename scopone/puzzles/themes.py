@@ -1,8 +1,14 @@
 """Puzzle themes: a closed vocabulary of small pure predicates, one per theme.
 
 Each predicate reads :class:`PuzzleFacts` (the start position, the solution,
-the tempting move and both lines played to the end) and says whether its theme
-holds.  A puzzle carries every theme that holds.
+the tempting move, and the best line and every wrong first move's line played
+to the end) and says whether its theme holds.  A puzzle carries every theme
+that holds.  A theme that compares the solution with a wrong move must hold
+against *every* wrong first move, not only the tempting one: ``stop-scopa``
+means that every other move leaves a sweep, ``settebello`` that every other
+move ends with less of it, and a category theme also needs the solving team to
+win that category outright on the best line (a tie is not a win), so the
+question never claims what the line only ties.
 """
 
 from __future__ import annotations
@@ -10,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal, get_args
 
-from ..position import Move, Position
+from ..position import SEAT_NAMES, Move, Position
+from ..reasons import TEAM_NAMES, finish
 from ..scoring import Score
 
 Theme = Literal[
@@ -25,8 +32,11 @@ class PuzzleFacts:
     """What the theme predicates look at.
 
     ``best_line``: the solution played on to the end of the deal with best play;
-    ``tempting_line``: the tempting move followed by best play to the end.
-    Both lines start from ``start``; ``team`` is the solving team (0 = A, 1 = B).
+    ``tempting_line``: the tempting move followed by best play to the end;
+    ``others``: for every other first move, that move followed by best play to
+    the end (empty when unknown: the predicates then compare with the tempting
+    line only).  All lines start from ``start``; ``team`` is the solving team
+    (0 = A, 1 = B).
     """
 
     start: Position
@@ -36,6 +46,16 @@ class PuzzleFacts:
     tempting_line: tuple[Move, ...]
     best_score: Score
     tempting_score: Score
+    others: tuple[tuple[Move, ...], ...] = ()
+
+    def wrong_scores(self) -> list[Score]:
+        """How the deal ends after each wrong first move (the tempting one when ``others`` is empty)."""
+        if not self.others:
+            return [self.tempting_score]
+        return [finish(self.start, line).result() for line in self.others]
+
+    def wrong_lines(self) -> tuple[tuple[Move, ...], ...]:
+        return self.others or (self.tempting_line,)
 
 
 def _replay(start: Position, line) -> list[tuple[Position, Move]]:
@@ -62,30 +82,44 @@ def _margin(score: Score, attr: str, team: int) -> int:
 
 def _category(attr: str) -> Callable[[PuzzleFacts], bool]:
     def predicate(f: PuzzleFacts) -> bool:
-        return _margin(f.best_score, attr, f.team) > _margin(f.tempting_score, attr, f.team)
+        best = _margin(f.best_score, attr, f.team)
+        return best > 0 and all(best > _margin(s, attr, f.team) for s in f.wrong_scores())
     return predicate
 
 
 def scopa(f: PuzzleFacts) -> bool:
-    """A solving move of the solution sweeps the table."""
-    return any(i % 2 == 0 and _makes_scopa(p, m) for i, (p, m) in enumerate(_replay(f.start, f.solution)))
+    """The solving team sweeps on the solution or later on the best line, and every
+    wrong first move ends with fewer scope for it (net of the opponents')."""
+    sweeps = any(p.to_move & 1 == f.team and _makes_scopa(p, m) for p, m in _replay(f.start, f.best_line))
+    best = _margin(f.best_score, "scope", f.team)
+    return sweeps and all(best > _margin(s, "scope", f.team) for s in f.wrong_scores())
+
+
+def _sweep_open(before: Position, move: Move) -> bool:
+    """Whether the next player can sweep the table after ``move``."""
+    after = before.copy()
+    after.push(move)
+    return not after.is_over() and bool(after.table) and any(r.captured == after.table for r in after.legal_moves())
 
 
 def stop_scopa(f: PuzzleFacts) -> bool:
-    """The tempting move leaves a sweep: the defenders' best reply to it is a scopa."""
-    steps = _replay(f.start, f.tempting_line[:2])
-    return len(steps) == 2 and _makes_scopa(*steps[1])
+    """The solution leaves the next opponent no sweep, and every other first move leaves one."""
+    first = f.solution[0]
+    others = [m for m in f.start.legal_moves() if m != first]
+    return bool(others) and not _sweep_open(f.start, first) and all(_sweep_open(f.start, m) for m in others)
+
+
+def _last_team(f: PuzzleFacts, line) -> int | None:
+    team = f.start.last_capture
+    for p, m in _replay(f.start, line):
+        if m.captured:
+            team = p.to_move & 1
+    return team
 
 
 def last_capture(f: PuzzleFacts) -> bool:
-    """The solution wins the last capture (and the leftovers) that the tempting move loses."""
-    def last_team(line):
-        team = f.start.last_capture
-        for p, m in _replay(f.start, line):
-            if m.captured:
-                team = p.to_move & 1
-        return team
-    return last_team(f.best_line) == f.team and last_team(f.tempting_line) == 1 - f.team
+    """The solution wins the last capture (and the leftovers) that every other first move loses."""
+    return _last_team(f, f.best_line) == f.team and all(_last_team(f, line) == 1 - f.team for line in f.wrong_lines())
 
 
 def sacrifice(f: PuzzleFacts) -> bool:
@@ -163,13 +197,30 @@ _PHRASES = {
 }
 
 
-def question(seat_name: str, team: str, themes: list[str]) -> str:
-    """The puzzle's question in words.
+def goal(value: int, team: int) -> str:
+    """The deal's value in words, from the solving side (``value`` is A − B).
 
-    >>> question("South", "A", ["settebello", "stop-scopa"])
-    'South to play (team A): win the settebello and stop the scopa.'
+    >>> goal(3, 0), goal(3, 1), goal(0, 1)
+    ('keep the deal at +3 for North–South', 'hold the deal to −3 for East–West', 'keep the deal level for East–West')
     """
+    v = value if team == 0 else -value
+    if v > 0:
+        return f"keep the deal at +{v} for {TEAM_NAMES[team]}"
+    if v < 0:
+        return f"hold the deal to −{-v} for {TEAM_NAMES[team]}"
+    return f"keep the deal level for {TEAM_NAMES[team]}"
+
+
+def question(seat: int, value: int, themes: list[str]) -> str:
+    """The puzzle's question: the goal from the solving side, against any defence,
+    with the themes that hold against every wrong move (at most two).
+
+    >>> question(0, 3, ["settebello", "stop-scopa"])
+    'South to play: keep the deal at +3 for North–South against any defence (win the settebello and stop the scopa).'
+    >>> question(1, 0, ["sacrifice"])
+    'East to play: keep the deal level for East–West against any defence.'
+    """
+    team = seat & 1
     goals = [_PHRASES[t] for t in themes if t in _PHRASES][:2]
-    if not goals:
-        return f"{seat_name} to play (team {team}): find the only move that keeps the best result."
-    return f"{seat_name} to play (team {team}): " + " and ".join(goals) + "."
+    text = f"{SEAT_NAMES[seat]} to play: {goal(value, team)} against any defence"
+    return text + (f" ({' and '.join(goals)})." if goals else ".")

@@ -7,7 +7,12 @@ tempting move and it is not best; the tempting line is legal and its value is
 the claimed one; the solution line alternates unique solving moves and
 value-keeping replies; the tree holds, at each defender node, every reply that
 keeps the value, and at each solver node the unique best move; themes and
-difficulty are what the taggers and the ladder say.
+difficulty are what the taggers and the ladder say.  When the puzzle has them:
+``margin`` is the smallest loss of another first move; the explanation lists
+every first move once, with the solver's value, its loss against the solution
+and a legal line to the end of the deal that ends with that value (the lines
+the themes are tagged on); a seat's-view puzzle's statistics are recomputed
+(the same deals: all of them, or the same seeded sample).
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from ..formats import position_from_dict
 from ..players import greedy_choice
 from ..position import Position
 from ..solver import solve
-from .analyse import MAX_SOLVING_MOVES, MIN_MARGIN, PuzzleFacts, puzzle_id
+from .analyse import MAX_SOLVING_MOVES, MIN_MARGIN, PuzzleFacts, puzzle_id, seat_view
+from .explain import loss_of
 from .ladder import rate
 from .themes import tag
 
@@ -70,6 +76,18 @@ def shape_problems(p) -> list[str]:
                                     and isinstance(t.get("refutation"), list)
                                     and all(isinstance(x, str) for x in t["refutation"])):
         out.append("tempting: expected {\"move\": text, \"value\": integer, \"refutation\": [texts]}")
+    if "margin" in p and (not isinstance(p["margin"], int) or isinstance(p["margin"], bool)):
+        out.append("margin: expected an integer")
+    ex = p.get("explanation")
+    if ex is not None:
+        rows = ex.get("moves") if isinstance(ex, dict) else None
+        if not (isinstance(ex, dict) and isinstance(ex.get("solution"), str) and isinstance(ex.get("tempting"), str)
+                and isinstance(rows, list)
+                and all(isinstance(r, dict) and isinstance(r.get("move"), str) and isinstance(r.get("value"), int)
+                        and isinstance(r.get("loss"), int) and isinstance(r.get("why"), str)
+                        and isinstance(r.get("line", []), list) for r in rows)):
+            out.append("explanation: expected {\"solution\": text, \"tempting\": text, \"moves\": "
+                       "[{\"move\", \"value\", \"loss\", \"why\", \"line\"}]}")
     tree = p.get("tree")
     if isinstance(tree, dict) and not (isinstance(tree.get("nodes"), list) and isinstance(tree.get("edges"), list)):
         out.append("tree: expected node-link JSON with lists of nodes and edges")
@@ -139,6 +157,10 @@ def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
     except ScoponeError as e:
         errors.append(f"solution: {e}")
     errors += _verify_tree(p, pos, best_v, engine)
+    others, more = _verify_explanation(p, pos, values, best_v, bests)
+    errors += more
+    if p.get("view") == "seat":
+        errors += _verify_seat(p, pos, bests, engine)
     try:
         best_line = _replay(pos, p["best_line"])
         tempt_line = _replay(pos, [tempting["move"]] + tempting.get("refutation", []))
@@ -146,7 +168,7 @@ def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
             errors.append("best_line: does not end with the puzzle's value")
         facts = PuzzleFacts(pos, pos.to_move & 1, tuple(_moves(pos, solution)), tuple(_moves(pos, p["best_line"])),
                             tuple(_moves(pos, [tempting["move"]] + tempting.get("refutation", []))),
-                            best_line.result(), tempt_line.result())
+                            best_line.result(), tempt_line.result(), others)
         if tag(facts) != p.get("themes"):
             errors.append(f"themes: claimed {p.get('themes')}, the taggers say {tag(facts)}")
         rung = rate(pos, list(_moves(pos, solution)))
@@ -154,6 +176,62 @@ def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
             errors.append(f"difficulty: claimed {p.get('difficulty')}, the ladder says {rung.name}")
     except (ScoponeError, KeyError) as e:
         errors.append(f"best_line: {e}")
+    return errors
+
+
+def _verify_explanation(p: dict, pos: Position, values: dict[str, int], best_v: int,
+                        bests: list[str]) -> tuple[tuple, list[str]]:
+    """Check the margin and the explanation's moves; returns (the wrong moves' lines, errors)."""
+    errors: list[str] = []
+    team = pos.to_move & 1
+    if "margin" in p and len(bests) == 1:
+        want = min((loss_of(v, best_v, team) for m, v in values.items() if m != bests[0]), default=0)
+        if p["margin"] != want:
+            errors.append(f"margin: claimed {p['margin']}, the moves' values say {want}")
+    ex = p.get("explanation")
+    if ex is None:
+        return (), errors
+    rows = ex["moves"]
+    if sorted(r["move"] for r in rows) != sorted(values):
+        errors.append("explanation: the moves are not every legal first move once")
+        return (), errors
+    losses = [r["loss"] for r in rows]
+    if losses != sorted(losses):
+        errors.append("explanation: moves are not listed best first")
+    others = []
+    for r in rows:
+        m = r["move"]
+        if r["value"] != values[m]:
+            errors.append(f"explanation: {m} has value {r['value']}, the solver says {values[m]}")
+        if r["loss"] != loss_of(values[m], best_v, team):
+            errors.append(f"explanation: {m} claims a loss of {r['loss']}, not {loss_of(values[m], best_v, team)}")
+        line = r.get("line", [])
+        try:
+            end = _replay(pos, line)
+            if not line or line[0] != m or not end.is_over() or end.result().value != values[m]:
+                errors.append(f"explanation: the line of {m} does not start with it and end the deal at its value")
+            elif m not in bests:
+                others.append(tuple(_moves(pos, line)))
+        except ScoponeError as e:
+            errors.append(f"explanation: line of {m}: {e}")
+    return tuple(others), errors
+
+
+def _verify_seat(p: dict, pos: Position, bests: list[str], engine: str) -> list[str]:
+    """Recompute a seat's-view puzzle's statistics from the same deals of the hidden cards."""
+    claimed = p.get("seat")
+    if not isinstance(claimed, dict) or not isinstance(claimed.get("samples"), int):
+        return ["seat: a seat's-view puzzle needs its statistics (\"seat\")"]
+    got = seat_view(pos, engine, claimed["samples"] if not claimed.get("exact") else max(claimed["samples"], 1),
+                    str(claimed.get("seed", "")))
+    errors = []
+    for key in ("move", "margin", "probability", "deals", "exact", "means"):
+        if got[key] != claimed.get(key):
+            errors.append(f"seat: {key} claimed {claimed.get(key)!r}, recomputed {got[key]!r}")
+    if p.get("probability") != got["probability"]:
+        errors.append(f"probability: claimed {p.get('probability')!r}, recomputed {got['probability']!r}")
+    if got["move"] not in bests or got["probability"] <= 0.5 or got["margin"] < 1:
+        errors.append(f"seat: {got['move']} is not a clear best move from the seat's view")
     return errors
 
 
