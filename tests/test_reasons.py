@@ -80,3 +80,61 @@ def test_spariglio_against_the_team_that_lives_on_pairs():
     # the same choice for the mano's side: keeping the pairs misses the spariglio
     mano = build(["7C5S9C", "1S2S8S", "4S6S8B", "1B2B8D"], "3B4B5B", to_move=0)  # seat 0 led
     assert broke_pairing(_finish(mano, "7Cx3B+4B"), _finish(mano, "5Sx5B"), 0) == "missed the spariglio"
+
+
+# ---------------------------------------------------------------- concrete reasons (puzzle explanations)
+from scopone.puzzles.explain import clear_swing  # noqa: E402
+from scopone.reasons import category_losses, finish, first_blow, line_text, loss_reasons, plays  # noqa: E402
+from test_puzzles import endgame, line  # noqa: E402
+
+# South holds 7C 3B 9D with the settebello alone on the table: 7Cx7D sweeps it.
+SEVENS = endgame(["7C 3B 9D", "7S 1S 4B", "5S 6S 2B", "8C 10C 4D"], "7D")
+# Each line is completed with the first legal move at every turn (a fixed continuation):
+#   7Cx7D: South 7Cx7D (scopa) ... East 4Bx4D (scopa) ...       scope 1-1, 7D and the primiera to A
+#   3B:    South 3B · East 7Sx7D (single-card match, forced) ... West 8Cx1S+2B+5S (scopa) ...
+#                                                               scope 0-1, 7D and the primiera to B
+TAKES = line(SEVENS, "7Cx7D", to_end=True)
+LAYS = line(SEVENS, "3B 7Sx7D", to_end=True)
+NINE = line(SEVENS, "9D", to_end=True)
+
+
+def test_plays_label_seats_and_mark_scope():
+    ps = plays(SEVENS, TAKES)
+    assert [p.seat for p in ps[:5]] == [0, 1, 2, 3, 0]
+    assert ps[0].text() == "South 7Cx7D (scopa)"
+    assert [p.text() for p in ps if p.scopa] == ["South 7Cx7D (scopa)", "East 4Bx4D (scopa)"]
+    assert line_text(SEVENS, LAYS, 2) == "South 3B · East 7Sx7D · …"
+
+
+def test_category_losses_add_up_to_the_loss():
+    best, played = finish(SEVENS, TAKES).result(), finish(SEVENS, LAYS).result()
+    losses = category_losses(best, played, 0)
+    # settebello 1-0 against 0-1 is a swing of 2 in A - B; South's scopa is missing (1);
+    # the primiera goes from A to B (2); the carte are B's on both lines
+    assert (losses["settebello"], losses["scope"], losses["primiera"], losses["carte"]) == (2, 1, 2, 0)
+    assert sum(losses.values()) == best.value - played.value
+    # from team B's side every loss is a gain
+    assert all(v == -category_losses(best, played, 1)[k] for k, v in losses.items())
+
+
+def test_loss_reasons_name_the_play_that_decides():
+    reasons = loss_reasons(SEVENS, list(TAKES), list(LAYS), 0)
+    assert "it misses South 7Cx7D (scopa) of the best line (−1 point in scope)" in reasons
+    assert "East's 7Sx7D takes the settebello (7D) (−2 points)" in reasons
+    assert any(r.startswith("the primiera goes") for r in reasons)
+    assert loss_reasons(SEVENS, list(TAKES), list(TAKES), 0) == []
+
+
+def test_first_blow_is_the_opponents_telling_play():
+    assert first_blow(SEVENS, list(LAYS), 0) == "East answers 7Sx7D, taking the settebello"
+    # asked only about scope, the blow is West's later sweep
+    assert first_blow(SEVENS, list(LAYS), 0, ["scope"]) == "later West sweeps with 8Cx1S+2B+5S (scopa)"
+    assert first_blow(SEVENS, list(LAYS), 1) is None  # team A never sweeps on that line
+
+
+def test_clear_swing():
+    # against 7Cx7D, the 3B line loses the scopa, the settebello and the primiera: all swings
+    assert clear_swing(SEVENS, TAKES, LAYS, 0)
+    # 9D's line (denari 7-3, carte 25-15 for A) against 7Cx7D's: the carte lose 2, the
+    # scope gain 1: the loss does not come from a swing
+    assert not clear_swing(SEVENS, NINE, TAKES, 0)

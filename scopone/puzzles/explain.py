@@ -64,14 +64,16 @@ def _lost(start: Position, best: MoveLine, row: MoveLine, team: int) -> set[str]
 
 
 def clear_swing(start: Position, best_line, played_line, team: int) -> bool:
-    """Whether a wrong line's whole loss comes from clear swings: the scope, the
-    settebello and the primiera together cost at least the loss (the denari or the
-    cards counted out do not make a lesson of a 1-point margin)."""
+    """Whether a wrong line loses a clear swing: a scopa, the settebello, or the
+    primiera changing hands outright (not a win turned into a tie), and the scope,
+    the settebello and the primiera together cost at least the whole loss (the
+    denari or the cards counted out do not make a lesson of a 1-point margin)."""
     b, p = finish(start, best_line).result(), finish(start, played_line).result()
     losses = category_losses(b, p, team)
     total = sum(losses.values())
     swing = sum(v for k, v in losses.items() if k in SWINGS)
-    return total > 0 and swing >= total
+    named = losses["scope"] > 0 or losses["settebello"] > 0 or losses["primiera"] >= 2
+    return total > 0 and named and swing >= total
 
 
 def _move_why(start: Position, row: MoveLine, best: MoveLine, team: int, loss: int) -> str:
