@@ -48,9 +48,10 @@
 #define OPT_DEEPTT 4096 /* with OPT_SMALL: the table down to DEEPTT_MIN cards left, the plain search below */
 #define OPT_ORDER2 8192 /* with OPT_ORDER: captures by scopa, settebello, Denari, cards; lay-downs over 10 first */
 #define OPT_CANON 16384 /* with OPT_SUMMARY: primiera keyed on the fixed suits' sum and the open suits' values */
-#define OPT_ALL 32767
+#define OPT_NOSCOPA 32768 /* no scopa is left once a table card outranks every card in hand */
+#define OPT_ALL 65535
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON)
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_NOSCOPA)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -609,6 +610,20 @@ static inline int sweep_pairs(const Solver *S, int b, int a) {
 }
 
 /*
+ * Whether no scopa can be made any more (OPT_NOSCOPA): a card on the table
+ * outranks every card in hand.  A capture takes cards summing to the played
+ * card's value, so that card stays on the table for the rest of the deal (the
+ * hands only shrink) and the table is never swept.  Not with quindici (sums to
+ * 15 take high cards with low ones) nor with an Ace in hand that takes the
+ * whole table.
+ */
+static inline int no_scopa_left(const Solver *S) {
+    uint64_t hands = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    if (!S->table || !hands || S->quindici || (S->apt && (hands & 15))) return 0;
+    return (63 - __builtin_clzll(S->table)) >> 2 > (63 - __builtin_clzll(hands)) >> 2;
+}
+
+/*
  * An upper bound on the scope team t can still make.  After a scopa the table
  * is empty, so the next (other team's) seat lays one card; the team's next
  * play sweeps again only by taking that lone card.  Split the team's scoring
@@ -619,6 +634,7 @@ static inline int sweep_pairs(const Solver *S, int b, int a) {
  * first play cannot sweep): sweeps <= (k + 1 + M) / 2.
  */
 static int scope_max(const Solver *S, int t) {
+    if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) return 0;
     int k = popc(S->hand[t] | S->hand[t + 2]);
     int lastseat = (S->to_move + S->cards_left - 1) & 3;
     if ((lastseat & 1) == t) k--;
@@ -846,6 +862,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
         int sc = S->scope[0] - S->scope[1];
         int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
         if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
+        if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
         int hi = cat_hi + sc + na, lo = cat_lo + sc - nb;
         if (hi <= alpha) { S->bound_cuts++; return hi; }
         if (lo >= beta) { S->bound_cuts++; return lo; }
@@ -1355,6 +1372,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_DEEPTT", OPT_DEEPTT);
     PyModule_AddIntConstant(m, "OPT_ORDER2", OPT_ORDER2);
     PyModule_AddIntConstant(m, "OPT_CANON", OPT_CANON);
+    PyModule_AddIntConstant(m, "OPT_NOSCOPA", OPT_NOSCOPA);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;
