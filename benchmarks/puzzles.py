@@ -1,14 +1,18 @@
-"""Benchmark of the puzzle generator: accepted puzzles per CPU-minute.
+"""Benchmark of the puzzle generator: accepted puzzles per CPU-minute, and what they are.
 
     python benchmarks/puzzles.py [--cards 5] [--n 20] [--seed 1] [--engine auto]
+                                 [--min-margin 2] [--view all|seat] [--players heuristic]
+    python benchmarks/puzzles.py --cards 5,6 --n 10       # one run per size, one table each
     python benchmarks/puzzles.py --cards 7 --candidates 6   # CPU time of each of the first 6 candidates
+    python benchmarks/puzzles.py --file examples/puzzles.json   # only describe a puzzle file
 
 Generates ``--n`` puzzles at ``--cards`` cards per hand into a temporary file
 with one worker and prints: accepted puzzles per CPU-minute, candidates per
-second, the rejection reasons, and the distribution of themes and ratings.
-With ``--candidates K`` it analyses the first K candidates of the stream
-instead and prints the CPU time and outcome of each (for sizes where a whole
-run would take long).
+second, the rejection reasons, the share of puzzles won by a margin of 1, and
+the distribution of margins, themes, ratings and views.  With
+``--candidates K`` it analyses the first K candidates of the stream instead
+and prints the CPU time and outcome of each (for sizes where a whole run
+would take long).
 """
 
 from __future__ import annotations
@@ -24,6 +28,25 @@ from rich.table import Table
 
 from scopone.puzzles import Rejected, analyse, generate, make_candidate, parse_cards_range
 from scopone.rules import Rules
+
+
+def describe(t: Table, puzzles: list[dict]) -> None:
+    """Rows for what a list of puzzles is: margins, themes, difficulty, views."""
+    n = len(puzzles) or 1
+    ones = sum(p.get("margin") == 1 for p in puzzles)
+    t.add_row("share with margin 1", f"{ones}/{len(puzzles)} ({100 * ones / n:.0f}%)")
+    for m, c in sorted(Counter(p.get("margin") for p in puzzles).items(), key=lambda x: (x[0] is None, x[0] or 0)):
+        t.add_row(f"margin {m}", str(c))
+    for theme, c in Counter(th for p in puzzles for th in p["themes"]).most_common():
+        t.add_row(f"theme: {theme}", str(c))
+    t.add_row("distinct themes", str(len({th for p in puzzles for th in p["themes"]})))
+    for (lvl, label), c in sorted(Counter((p["difficulty"]["level"], p["difficulty"]["label"]) for p in puzzles).items()):
+        t.add_row(f"difficulty {lvl} ({label})", str(c))
+    for view, c in sorted(Counter(p.get("view", "all") for p in puzzles).items()):
+        t.add_row(f"view: {view}", str(c))
+    seat = [p["probability"] for p in puzzles if p.get("view") == "seat"]
+    if seat:
+        t.add_row("seat's view: mean probability", f"{sum(seat) / len(seat):.2f}")
 
 
 def time_candidates(seed: int, cards: tuple[int, int], k: int, engine: str) -> None:
@@ -55,21 +78,44 @@ def main() -> None:
     ap.add_argument("--engine", default="auto", choices=["auto", "c", "python"])
     ap.add_argument("--candidates", type=int, default=0,
                     help="time each of the first K candidates instead of generating --n puzzles")
+    ap.add_argument("--min-margin", type=int, default=2, help="the answer's least lead (default 2)")
+    ap.add_argument("--view", default="all", choices=["all", "seat"])
+    ap.add_argument("--players", default="heuristic", help="comma-separated player specs for the self-play")
+    ap.add_argument("--file", default=None, help="describe this puzzle file instead of generating")
     args = ap.parse_args()
-    cards = parse_cards_range(args.cards)
+    if args.file:
+        from scopone.formats import read_json
+
+        t = Table(title=args.file, title_justify="left")
+        t.add_column("measure")
+        t.add_column("value", justify="right")
+        puzzles = read_json(args.file)["puzzles"]
+        t.add_row("puzzles", str(len(puzzles)))
+        describe(t, puzzles)
+        Console().print(t)
+        return
+    for size in args.cards.split(","):
+        run(args, size)
+
+
+def run(args, size: str) -> None:
+    """Generate ``args.n`` puzzles at one size and print the table."""
+    cards = parse_cards_range(size)
     if args.candidates:
         time_candidates(args.seed, cards, args.candidates, args.engine)
         return
+    players = tuple(s.strip() for s in args.players.split(",") if s.strip())
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bench.json")
         cpu0, wall0 = time.process_time(), time.perf_counter()
-        data = generate(path, args.n, args.seed, cards=cards, engine=args.engine)
+        data = generate(path, args.n, args.seed, cards=cards, engine=args.engine, min_margin=args.min_margin,
+                        view=args.view, players=players)
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     puzzles = data["puzzles"]
     examined = sum(data["progress"].values())
     con = Console()
-    t = Table(title=f"puzzle generation, {args.cards} cards per hand, seed {args.seed}, engine {args.engine}",
-              title_justify="left")
+    t = Table(title=f"puzzle generation, {size} cards per hand, seed {args.seed}, engine {args.engine}, "
+                    f"min margin {args.min_margin}, view {args.view}, players {args.players}", title_justify="left")
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_row("accepted puzzles", str(len(puzzles)))
@@ -80,10 +126,7 @@ def main() -> None:
     t.add_row("candidates per CPU-second", f"{examined / cpu:.2f}" if cpu else "-")
     for reason, c in sorted(data["rejected"].items(), key=lambda x: -x[1]):
         t.add_row(f"rejected: {reason}", str(c))
-    for theme, c in Counter(th for p in puzzles for th in p["themes"]).most_common():
-        t.add_row(f"theme: {theme}", str(c))
-    for (lvl, label), c in sorted(Counter((p["difficulty"]["level"], p["difficulty"]["label"]) for p in puzzles).items()):
-        t.add_row(f"difficulty {lvl} ({label})", str(c))
+    describe(t, puzzles)
     con.print(t)
 
 

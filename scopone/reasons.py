@@ -237,13 +237,20 @@ def loss_reasons(start: Position, best_line: list[Move], played_line: list[Move]
             continue
         amount = f"{abs(lost)} point{'s' if abs(lost) > 1 else ''}"
         if name == "scope":
-            theirs = [q.text() for q in plays(start, played_line) if q.scopa and q.seat & 1 != team]
-            ours = [q.text() for q in plays(start, best_line) if q.scopa and q.seat & 1 == team]
+            # the sweeps one line has and the other has not (the same play may sweep on both)
+            b_sweeps = {q.text() for q in plays(start, best_line) if q.scopa}
+            p_sweeps = {q.text() for q in plays(start, played_line) if q.scopa}
+            theirs = [q.text() for q in plays(start, played_line)
+                      if q.scopa and q.seat & 1 != team and q.text() not in b_sweeps]
+            ours = [q.text() for q in plays(start, best_line)
+                    if q.scopa and q.seat & 1 == team and q.text() not in p_sweeps]
             bits = []
-            if p.scope[1 - team] > b.scope[1 - team]:
+            if p.scope[1 - team] > b.scope[1 - team] and theirs:
                 bits.append("it allows " + ", ".join(theirs))
-            if b.scope[team] > p.scope[team]:
+            if b.scope[team] > p.scope[team] and ours:
                 bits.append("it misses " + ", ".join(ours) + " of the best line")
+            if not bits:
+                bits.append(f"{them} net {_plural(lost, 'a scopa', 'scope')} more")
             if lost < 0:
                 bits = [f"it nets {_plural(-lost, 'a scopa', 'scope')} more than the best line"]
             out.append("; ".join(bits) + f" ({'−' if lost > 0 else '+'}{amount} in scope)")

@@ -146,3 +146,18 @@ def test_seat_answer_unchanged_when_the_hidden_hands_are_re_dealt(seat_puzzle):
 def test_seat_view_rejects_a_wrong_view_name():
     with pytest.raises(ValueError):
         analyse(Candidate(SEVENS, {}), view="cards")
+
+
+def test_one_point_margin_needs_a_named_swing():
+    from scopone.puzzles.explain import MoveLine
+    from test_reasons import LAYS, NINE, TAKES
+
+    takes, lays, nine = (SEVENS.parse_move(t) for t in ("7Cx7D", "3B", "9D"))
+    # 3B made to lose only 1: its line loses the scopa, the settebello and the primiera
+    swing = [MoveLine(takes, 2, TAKES), MoveLine(lays, 1, LAYS), MoveLine(nine, -3, NINE)]
+    assert accepts_margin(SEVENS, swing, takes, 2) is None
+    assert accepts_margin(SEVENS, swing, takes, 2, swing=False) == "margin below 2"
+    # a 1-point loss whose line is no worse on the swings (9D's line: more denari and cards)
+    dull = [MoveLine(takes, 2, TAKES), MoveLine(lays, -2, LAYS), MoveLine(nine, 1, NINE)]
+    assert accepts_margin(SEVENS, dull, takes, 2) == "margin 1 without a clear swing"
+    assert accepts_margin(SEVENS, dull, takes, 1) is None

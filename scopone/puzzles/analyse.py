@@ -223,13 +223,14 @@ class Candidate:
     source: dict
 
 
-def accepts_margin(pos: Position, rows: list[MoveLine], best: Move, min_margin: int) -> str | None:
-    """None when the answer's margin is enough (see the module docs), else the rejection reason."""
+def accepts_margin(pos: Position, rows: list[MoveLine], best: Move, min_margin: int, swing: bool = True) -> str | None:
+    """None when the answer's margin is enough (see the module docs; ``swing=False``
+    refuses the 1-point exception), else the rejection reason."""
     team = pos.to_move & 1
     got = margin(rows, best, team)
     if got >= min_margin:
         return None
-    if min_margin == 2 and got == 1:
+    if min_margin == 2 and got == 1 and swing:
         b = next(r for r in rows if r.move == best)
         if all(clear_swing(pos, b.line, r.line, team)
                for r in rows if r.move != best and loss_of(r.value, b.value, team) == 1):
@@ -282,13 +283,15 @@ def seat_view(pos: Position, engine: str = "auto", samples: int = SEAT_SAMPLES, 
 
 
 def analyse(cand: Candidate, engine: str = "auto", tempting: Move | None = None, *, min_margin: int = MIN_MARGIN,
-            max_value: int | None = None, view: str = "all", seat_samples: int = SEAT_SAMPLES) -> dict:
+            max_value: int | None = None, view: str = "all", seat_samples: int = SEAT_SAMPLES,
+            swing: bool = True) -> dict:
     """The puzzle made from a candidate, as a JSON-ready dict; raises :class:`Rejected`.
 
     The tempting move is the greedy player's, or ``tempting`` (the move a player
     made, for the coach's "learn from your mistakes" puzzles: ``tempting.by`` is
     then ``played``).  ``min_margin``: see the module docs; ``max_value``: reject
-    a deal already decided (|value| above it); ``view="seat"``: the answer must
+    a deal already decided (|value| above it); ``swing=False``: no 1-point
+    margins even for a clear swing; ``view="seat"``: the answer must
     also be best from the seat's view (:func:`seat_view`) by ``min_margin`` on
     average and in most deals of the hidden cards."""
     if view not in ("all", "seat"):
@@ -311,7 +314,7 @@ def analyse(cand: Candidate, engine: str = "auto", tempting: Move | None = None,
     if tempting == best:
         raise Rejected(f"the {by} move is best")
     rows = an.move_lines(pos)
-    why_not = accepts_margin(pos, rows, best, min_margin)
+    why_not = accepts_margin(pos, rows, best, min_margin, swing)
     if why_not:
         raise Rejected(why_not)
     seat = None

@@ -37,6 +37,7 @@ from ..players import make_player
 from ..players.base import play_to
 from ..rules import Rules, parse_rules
 from .analyse import DEFAULT_MARGIN, SEAT_SAMPLES, Candidate, Rejected, analyse
+from .themes import motif_possible
 
 PUZZLES_FORMAT = "scopone-puzzles/1"
 #: The players whose self-play makes the candidates, by default.
@@ -83,6 +84,7 @@ class Job:
     max_scope: int = MAX_SCOPE
     max_value: int = MAX_VALUE
     seat_samples: int = SEAT_SAMPLES
+    swing: bool = True
 
 
 def run_job(job: Job) -> tuple[int, dict | None, str | None]:
@@ -90,9 +92,11 @@ def run_job(job: Job) -> tuple[int, dict | None, str | None]:
     cand = make_candidate(job.seed, job.index, job.cards, job.rules, job.players)
     if max(cand.pos.scope) > job.max_scope:
         return job.index, None, "too many scope made"
+    if job.themes and not motif_possible(cand.pos, job.themes):
+        return job.index, None, "none of the requested themes"
     try:
         puzzle = analyse(cand, job.engine, min_margin=job.min_margin, max_value=job.max_value, view=job.view,
-                         seat_samples=job.seat_samples)
+                         seat_samples=job.seat_samples, swing=job.swing)
     except Rejected as e:
         return job.index, None, e.reason
     if job.themes and not set(job.themes) & set(puzzle["themes"]):
@@ -141,13 +145,14 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
              engine: str = "auto", on_progress: Callable[[Progress], None] | None = None,
              scheduler: str | None = None, min_margin: int = DEFAULT_MARGIN, view: str = "all",
              players: tuple[str, ...] = DEFAULT_PLAYERS, max_scope: int = MAX_SCOPE, max_value: int = MAX_VALUE,
-             seat_samples: int = SEAT_SAMPLES) -> dict:
+             seat_samples: int = SEAT_SAMPLES, swing: bool = True) -> dict:
     """Generate until the file at ``path`` holds ``n`` puzzles; returns the file's data.
 
     Re-running resumes: accepted puzzles are kept and candidates already
     examined for the same seed and options are skipped.  ``min_margin``: the
     answer's least lead over every other first move (1 point is accepted with 2
-    only for a clear swing, see :mod:`scopone.puzzles.analyse`); ``view``:
+    only for a clear swing, see :mod:`scopone.puzzles.analyse`, unless ``swing``
+    is False); ``view``:
     ``"all"`` (double dummy) or ``"seat"`` (the answer is also best from the
     seat's view, averaged over the hidden hands); ``players``: the self-play
     that makes the candidates; ``max_scope`` and ``max_value``: the limits that
@@ -176,9 +181,9 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
     if seed not in data["seeds"]:
         data["seeds"].append(seed)
     data["options"] = {"cards_per_hand": list(cards), "themes": list(themes), "min_margin": min_margin,
-                       "view": view, "players": list(players), "max_scope": max_scope, "max_value": max_value}
+                       "view": view, "players": list(players), "max_scope": max_scope, "max_value": max_value, "swing": swing}
     prog_key = (f"{seed}:{cards[0]}-{cards[1]}:{','.join(themes)}:margin={min_margin}:view={view}"
-                f":players={','.join(players)}:scope<={max_scope}:value<={max_value}")
+                f":players={','.join(players)}:scope<={max_scope}:value<={max_value}" + ("" if swing else ":no-swing"))
     start = int(data["progress"].get(prog_key, 0))
     ids = {p["id"] for p in data["puzzles"]}
     progress = Progress(accepted=len(data["puzzles"]), examined=start,
@@ -209,7 +214,7 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
             on_progress(progress)
 
     jobs = (Job(seed, i, cards, rules, tuple(themes), engine, min_margin, view, players, max_scope, max_value,
-                seat_samples) for i in itertools.count(start))
+                seat_samples, swing) for i in itertools.count(start))
     try:
         if progress.accepted >= n:
             return data

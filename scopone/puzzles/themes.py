@@ -179,6 +179,32 @@ PREDICATES: dict[str, Callable[[PuzzleFacts], bool]] = {
 assert tuple(PREDICATES) == THEMES
 
 
+def _stop_scopa_possible(pos: Position) -> bool:
+    opens = [_sweep_open(pos, m) for m in pos.legal_moves()]
+    return opens.count(False) == 1 and len(opens) > 1
+
+
+#: Motif hunts: for a theme, a cheap necessary condition on the start position, so a
+#: generator asked for that theme skips candidates that cannot have it without solving.
+POSSIBLE: dict[str, Callable[[Position], bool]] = {
+    "spariglio": lambda pos: any(m.captured.bit_count() >= 2 for m in pos.legal_moves()),
+    "stop-scopa": _stop_scopa_possible,
+    "sacrifice": lambda pos: any(m.captured for m in pos.legal_moves()) and any(not m.captured for m in pos.legal_moves()),
+    "partner-setup": lambda pos: any(not m.captured for m in pos.legal_moves()),
+}
+
+
+def motif_possible(pos: Position, themes) -> bool:
+    """Whether a position may carry one of ``themes`` (True for themes without a quick test).
+
+    >>> from scopone.position import Position
+    >>> pos = Position.from_line("7D2C/9B1S/5S6S/8C10C 3C4S 1D1B2S3D3B4C5D5B6C7C7B8S9D9S10S 1C2D2B3S4D4B5C6D6B7S8D8B9C10D10B 0-0 0 A scientifico")
+    >>> motif_possible(pos, ["spariglio"]), motif_possible(pos, ["stop-scopa"])
+    (True, True)
+    """
+    return any(t not in POSSIBLE or POSSIBLE[t](pos) for t in themes)
+
+
 def tag(facts: PuzzleFacts) -> list[str]:
     """Every theme that holds, in vocabulary order."""
     return [name for name, pred in PREDICATES.items() if pred(facts)]
