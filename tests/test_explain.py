@@ -161,3 +161,12 @@ def test_one_point_margin_needs_a_named_swing():
     dull = [MoveLine(takes, 2, TAKES), MoveLine(lays, -2, LAYS), MoveLine(nine, 1, NINE)]
     assert accepts_margin(SEVENS, dull, takes, 2) == "margin 1 without a clear swing"
     assert accepts_margin(SEVENS, dull, takes, 1) is None
+
+
+def test_seat_difficulty_ladder():
+    from scopone.puzzles.ladder import SEAT_LADDER, rate_seat
+
+    # 7Cx7D sweeps the settebello: the greedy player sees it from its own hand
+    assert rate_seat(SEVENS, SEVENS.parse_move("7Cx7D")) == {"level": 1, "solved_by": "greedy"}
+    # 9D (worth 5 points less) is played by none of them
+    assert rate_seat(SEVENS, SEVENS.parse_move("9D")) == {"level": len(SEAT_LADDER) + 1, "solved_by": None}

@@ -35,7 +35,7 @@ from ..solver import make_backend
 from ..solver.driver import best_line as _best_line
 from ..solver.driver import reaches, solve_with
 from .explain import MoveLine, clear_swing, explain, loss_of, margin
-from .ladder import rate
+from .ladder import rate, rate_seat
 from .themes import PuzzleFacts, question, tag
 
 #: Most solving moves in a puzzle's line (and depth of its tree).
@@ -369,6 +369,7 @@ def build_puzzle(cand: Candidate, an: Analyst, rows: list[MoveLine], best: Move,
         "best_line": [m.text() for m in best_full],
         "themes": themes,
         "difficulty": {"level": rung.level, "label": rung.label, "solved_by": rung.name},
+        "seat_difficulty": rate_seat(pos, best),
         "explanation": explanation,
         "view": "seat" if seat else "all",
         "source": cand.source,

@@ -162,3 +162,27 @@ def rate(start: Position, line: list[Move]) -> Rung:
         if finds(rung, start, line):
             return rung
     return TOP
+
+
+# ---------------------------------------------------------------- the seat's view
+#: Players that see only the seat's observation (no other hand), weakest first: the
+#: seat's-view difficulty of a puzzle is the first of them that plays its answer.
+#: PIMC's budget is its number of sampled deals (exact solves at these sizes).
+SEAT_LADDER: tuple[str, ...] = ("greedy", "heuristic", "pimc:samples=4", "pimc:samples=16", "pimc:samples=64")
+
+
+def rate_seat(start: Position, answer: Move) -> dict:
+    """How strong a player must be to find ``answer`` from the seat's view:
+    ``{"level": 1..6, "solved_by": spec}``, level i for the i-th player of
+    :data:`SEAT_LADDER` (seeded by the position, so the rating is reproducible),
+    6 with ``solved_by`` ``None`` when none of them plays it.
+    """
+    from ..observation import observe
+    from ..players import make_player
+
+    obs = observe(start, history=())
+    for level, spec in enumerate(SEAT_LADDER, 1):
+        rng = random.Random(zlib.crc32(f"{spec}:{start.line()}".encode()))
+        if make_player(spec).choose(obs, rng) == answer:
+            return {"level": level, "solved_by": spec}
+    return {"level": len(SEAT_LADDER) + 1, "solved_by": None}

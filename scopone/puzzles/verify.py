@@ -26,7 +26,7 @@ from ..position import Position
 from ..solver import solve
 from .analyse import MAX_SOLVING_MOVES, MIN_MARGIN, PuzzleFacts, puzzle_id, seat_view
 from .explain import loss_of
-from .ladder import rate
+from .ladder import rate, rate_seat
 from .themes import tag
 
 
@@ -174,6 +174,10 @@ def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
         rung = rate(pos, list(_moves(pos, solution)))
         if p.get("difficulty", {}).get("level") != rung.level:
             errors.append(f"difficulty: claimed {p.get('difficulty')}, the ladder says {rung.name}")
+        if "seat_difficulty" in p and solution:
+            seat_rung = rate_seat(pos, pos.parse_move(solution[0]))
+            if p["seat_difficulty"] != seat_rung:
+                errors.append(f"seat_difficulty: claimed {p['seat_difficulty']}, the seat's-view ladder says {seat_rung}")
     except (ScoponeError, KeyError) as e:
         errors.append(f"best_line: {e}")
     return errors
