@@ -145,7 +145,7 @@ def test_match_command_text_and_bad_specs(tmp_path):
 def _play(tmp_path, answers: str, *extra):
     path = tmp_path / "game.json"
     cmd = [sys.executable, "-m", "scopone", "play", "--seed", "5", "--opponents", "greedy", "--partner", "greedy",
-           "--save", str(path), "--letters", *extra]
+           "--save", str(path), "--notation", "letters", *extra]
     p = subprocess.run(cmd, input=answers, capture_output=True, text=True, timeout=120)
     return p, path
 
