@@ -170,3 +170,16 @@ def test_seat_difficulty_ladder():
     assert rate_seat(SEVENS, SEVENS.parse_move("7Cx7D")) == {"level": 1, "solved_by": "greedy"}
     # 9D (worth 5 points less) is played by none of them
     assert rate_seat(SEVENS, SEVENS.parse_move("9D")) == {"level": len(SEAT_LADDER) + 1, "solved_by": None}
+
+
+def test_defences_come_from_the_solution_tree(generated):
+    from scopone.formats import position_from_dict
+    from scopone.puzzles.explain import defences
+
+    for p in generated:
+        pos = position_from_dict(p["position"])
+        texts = p["explanation"]["defences"]
+        assert texts == defences(pos, p["tree"])
+        replies = [e["move"] for e in p["tree"]["edges"] if e["source"] == p["tree"]["edges"][0]["target"]]
+        assert len(texts) == min(len(replies), 4)
+        assert all(any(f"plays {r}," in t for t in texts) for r in sorted(replies)[:4])

@@ -34,7 +34,7 @@ from ..scoring import TEAMS
 from ..solver import make_backend
 from ..solver.driver import best_line as _best_line
 from ..solver.driver import reaches, solve_with
-from .explain import MoveLine, clear_swing, explain, loss_of, margin
+from .explain import MoveLine, clear_swing, defences, explain, loss_of, margin
 from .ladder import rate, rate_seat
 from .themes import PuzzleFacts, question, tag
 
@@ -351,6 +351,9 @@ def build_puzzle(cand: Candidate, an: Analyst, rows: list[MoveLine], best: Move,
     rung = rate(pos, line)
     tree = solution_tree(an, pos, best, value)
     explanation = explain(pos, rows, best, tempting, by)
+    explanation["defences"] = defences(pos, tree_json(tree))
+    if explanation["defences"]:
+        explanation["solution"] += " Other defences: " + "; ".join(explanation["defences"]) + "."
     sign = 1 if team == 0 else -1
     puzzle = {
         "id": puzzle_id(pos),

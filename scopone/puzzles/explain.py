@@ -155,3 +155,30 @@ def explain(start: Position, rows: list[MoveLine], best: Move, tempting: Move, b
         "tempting": _tempting_text(start, by_move[tempting], b, team, by),
         "moves": moves,
     }
+
+
+def defences(start: Position, tree: dict, limit: int = 4) -> list[str]:
+    """The defence's main alternatives, from the puzzle's solution tree (node-link
+    JSON): after the solution's first move, each reply that keeps the value with
+    the solving team's answer to it, e.g. ``if East plays 5B, North answers 3Cx3S``.
+    """
+    out_edges: dict[str, list[dict]] = {}
+    for e in tree.get("edges", []):
+        out_edges.setdefault(e["source"], []).append(e)
+    root = start.line()
+    first = out_edges.get(root, [])
+    if not first:
+        return []
+    after = first[0]["target"]
+    defender = SEAT_NAMES[(start.to_move + 1) & 3]
+    partner = SEAT_NAMES[(start.to_move + 2) & 3]
+    texts = []
+    for e in sorted(out_edges.get(after, []), key=lambda e: e["move"])[:limit]:
+        answers = out_edges.get(e["target"], [])
+        if answers:
+            texts.append(f"if {defender} plays {e['move']}, {partner} answers {answers[0]['move']}")
+        elif Position.from_line(e["target"]).is_over():
+            texts.append(f"if {defender} plays {e['move']}, the deal ends")
+        else:
+            texts.append(f"if {defender} plays {e['move']}, more than one answer keeps the value")
+    return texts
