@@ -148,7 +148,8 @@ def test_core_matches_minimax(rules):
                                      "order+history", "all-summary", "bounds+tight", "all-tight", "all-rootmove", "all+smallbounds", "all-last", "last", "all-range", "all-smallequiv", "all",
                                      "all+deeptt", "all+canon", "summary+canon", "all+order2",
                                      "all+deeptt+canon+order2", "small+deeptt", "all+noscopa",
-                                     "bounds+tight+noscopa", "all+deeptt+noscopa"])
+                                     "bounds+tight+noscopa", "all+deeptt+noscopa", "all+dominance",
+                                     "dominance", "order+summary+dominance", "all+deeptt+noscopa+dominance"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -158,7 +159,8 @@ def test_every_option_set_gives_the_same_values(options):
         assert moves_and_values(got) == moves_and_values(ref), (options, pos.line())
 
 
-@pytest.mark.parametrize("options", ["all+deeptt", "all+canon", "all+deeptt+canon+order2", "all+noscopa+deeptt"])
+@pytest.mark.parametrize("options", ["all+deeptt", "all+canon", "all+deeptt+canon+order2", "all+noscopa+deeptt",
+                                     "all+deeptt+noscopa+dominance", "dominance"])
 def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(options):
     # 5 cards per hand: the table is used inside the last 8 cards and positions
     # with different piles meet in it, which 1-4 cards per hand rarely show

@@ -49,9 +49,10 @@
 #define OPT_ORDER2 8192 /* with OPT_ORDER: captures by scopa, settebello, Denari, cards; lay-downs over 10 first */
 #define OPT_CANON 16384 /* with OPT_SUMMARY: primiera keyed on the fixed suits' sum and the open suits' values */
 #define OPT_NOSCOPA 32768 /* no scopa is left once a table card outranks every card in hand */
-#define OPT_ALL 65535
+#define OPT_DOMINANCE 65536 /* bounds of the same cards in play with piles worse or better for A */
+#define OPT_ALL 131071
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_NOSCOPA)
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_NOSCOPA & ~OPT_DOMINANCE)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -59,16 +60,38 @@ typedef struct {
     int32_t score;  /* ordering score */
 } Move;
 
-/* 32 bytes: a bucket of two is one aligned 64-byte cache line */
+/*
+ * 32 bytes: a bucket of two is one aligned 64-byte cache line.  Besides the
+ * bounds for its key, an entry keeps one pile of team A its bounds hold for
+ * (with that pile's decided points), so that positions with the same cards in
+ * play but other piles can use them where the piles are ordered (OPT_DOMINANCE).
+ */
 typedef struct {
-    uint64_t key;    /* hash of the card locations, the mover and the last capturer (gives the slot) */
-    uint64_t move;   /* best move: card | captured << 6, NO_MOVE if none */
+    uint64_t key;    /* hash of the card locations, the mover and the last capturer (gives the slot); 0: empty */
+    uint64_t move;   /* bits 0-45 the best move (card | captured << 6, all ones: none), 46-53 pile A's
+                      * cards 32-39, 54-63 the top bits of the second hash of the locations alone */
     uint64_t check;  /* a second, independent hash of the locations, with the pile summary */
     int8_t lo, hi;   /* bounds relative to the decided points (+-127 = none) */
     uint8_t work;    /* log2 of the subtree size, for replacement */
-    uint8_t used;
+    int8_t dec;      /* the decided points (scope excluded) of the pile below */
+    uint32_t pile_lo; /* pile A's cards 0-31 */
 } Entry;
 #define TT_NONE 127
+#define MOVE_BITS ((1ULL << 46) - 1)
+
+static inline uint64_t entry_move(const Entry *e) {
+    uint64_t m = e->move & MOVE_BITS;
+    return m == MOVE_BITS ? NO_MOVE : m;
+}
+
+static inline uint64_t entry_pile(const Entry *e) {
+    return (uint64_t)e->pile_lo | ((e->move >> 46) & 255) << 32;
+}
+
+static inline void entry_set(Entry *e, uint64_t move, uint64_t pile_a, uint64_t loc) {
+    e->move = (move == NO_MOVE ? MOVE_BITS : move & MOVE_BITS) | (pile_a >> 32 & 255) << 46 | (loc >> 54) << 54;
+    e->pile_lo = (uint32_t)pile_a;
+}
 
 /* what decided() found for one (pile A, pile B, cards in play) */
 typedef struct {
@@ -699,25 +722,58 @@ static int order_score2(const Solver *S, const Move *m, int hist) {
 /* ------------------------------------------------------------------ table */
 static inline Entry *probe(Solver *S, uint64_t key, uint64_t check) {
     Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
-    if (b[0].used && b[0].key == key && b[0].check == check) return b;
-    if (b[1].used && b[1].key == key && b[1].check == check) return b + 1;
+    if (b[0].key == key && b[0].check == check && key) return b;
+    if (b[1].key == key && b[1].check == check && key) return b + 1;
     return NULL;
+}
+
+/*
+ * How pile A compares with pile E for team A, the cards in play being the same
+ * (so both piles split the same captured cards): bit 0 if A's is at least as
+ * good in every respect the score is monotone in (A's cards, Denari, the
+ * settebello, re bello, napola's Denari, each suit's best primiera value; B's
+ * suit values no better), bit 1 if at most as good.  Every category grows with
+ * a team's pile and the future plays do not depend on the piles, so the value
+ * (scope excluded) is ordered the same way.
+ */
+static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
+    uint64_t cap = S->pile[0] | S->pile[1];
+    if (pe & ~cap) return 0; /* not the same captured cards: a hash collision */
+    int ge = 1, le = 1, d;
+#define ORDER_BY(x) do { d = (x); if (d < 0) ge = 0; else if (d > 0) le = 0; } while (0)
+    ORDER_BY(popc(pa) - popc(pe));
+    ORDER_BY(popc(pa & DENARI_MASK) - popc(pe & DENARI_MASK));
+    ORDER_BY((int)(pa >> SETTEBELLO & 1) - (int)(pe >> SETTEBELLO & 1));
+    if (S->re_bello) ORDER_BY((int)(pa >> RE_BELLO & 1) - (int)(pe >> RE_BELLO & 1));
+    if (S->napola) {
+        if ((pe & DENARI_MASK) & ~pa) ge = 0;
+        if ((pa & DENARI_MASK) & ~pe) le = 0;
+    }
+    if (!ge && !le) return 0;
+    int a[4], e[4], ab[4], eb[4];
+    best_pv4(pa, a); best_pv4(pe, e);
+    best_pv4(cap & ~pa, ab); best_pv4(cap & ~pe, eb);
+    for (int st = 0; st < 4; st++) {
+        ORDER_BY(a[st] - e[st]);
+        ORDER_BY(eb[st] - ab[st]);
+    }
+#undef ORDER_BY
+    return ge | le << 1;
 }
 
 /* a slot for a new entry: slot 0 keeps the bigger subtree, slot 1 takes the rest */
 static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
     Entry *b = S->tt + (key & S->tt_mask & ~1ULL), *e;
-    if (!b[0].used || b[0].work <= w) {
-        if (b[0].used) {
-            if (!b[1].used) S->tt_entries++;
+    if (!b[0].key || b[0].work <= w) {
+        if (b[0].key) {
+            if (!b[1].key) S->tt_entries++;
             b[1] = b[0];
         } else S->tt_entries++;
         e = b;
     } else {
-        if (!b[1].used) S->tt_entries++;
+        if (!b[1].key) S->tt_entries++;
         e = b + 1;
     }
-    e->used = 1;
     e->key = key;
     e->work = (uint8_t)w;
     return e;
@@ -752,10 +808,10 @@ static int grow_tt(Solver *S) {
         return 0; /* keep searching with the table we have */
     }
     for (size_t i = 0; i < n; i++) {
-        if (!old[i].used) continue;
+        if (!old[i].key) continue;
         Entry *b = S->tt + (old[i].key & S->tt_mask & ~1ULL);
-        Entry *e = !b[0].used ? b : !b[1].used ? b + 1 : (b[0].work < b[1].work ? b : b + 1);
-        if (!e->used) S->tt_entries++;
+        Entry *e = !b[0].key ? b : !b[1].key ? b + 1 : (b[0].work < b[1].work ? b : b + 1);
+        if (!e->key) S->tt_entries++;
         *e = old[i];
     }
     free(old_raw);
@@ -983,22 +1039,40 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         summary = S->pile[0];
     }
 
-    uint64_t ttmove = NO_MOVE, check = 0;
+    uint64_t ttmove = NO_MOVE, check = 0, loc = 0;
     int have = 0, tlo = -TT_NONE, thi = TT_NONE;
+    int sdiff = S->scope[0] - S->scope[1];
     if (S->use_tt) {
-        check = S->z2 ^ ZMOVER2[S->to_move][S->last + 1] ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL);
+        loc = S->z2 ^ ZMOVER2[S->to_move][S->last + 1];
+        check = loc ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL);
         if (sp == 0) { S->root_key = key; S->root_check = check; S->root_keyed = 1; }
         Entry *e = probe(S, key, check);
+        int lo = -S->inf, hi = S->inf;
         if (e) {
             have = 1;
             tlo = e->lo; thi = e->hi;
-            int lo = tlo <= -TT_NONE ? -S->inf : tlo + off;
-            int hi = thi >= TT_NONE ? S->inf : thi + off;
+            if (tlo > -TT_NONE) lo = tlo + off;
+            if (thi < TT_NONE) hi = thi + off;
+            ttmove = entry_move(e);
+        }
+        if (opts & OPT_DOMINANCE) {
+            /* the other piles met with these cards in play: a bound for a pile
+             * no better (worse) for A is a lower (upper) bound here too */
+            Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
+            for (int j = 0; j < 2; j++) {
+                Entry *x = b + j;
+                if (x == e || x->key != key || !key || (x->move >> 54) != (loc >> 54)) continue;
+                int order = pile_order(S, S->pile[0], entry_pile(x));
+                if ((order & 1) && x->lo > -TT_NONE && x->lo + x->dec + sdiff > lo) lo = x->lo + x->dec + sdiff;
+                if ((order & 2) && x->hi < TT_NONE && x->hi + x->dec + sdiff < hi) hi = x->hi + x->dec + sdiff;
+                if (ttmove == NO_MOVE) ttmove = entry_move(x);
+            }
+        }
+        if (e || lo > -S->inf || hi < S->inf) {
             if (lo >= beta || lo == hi) { S->tt_hits++; return lo; }
             if (hi <= alpha) { S->tt_hits++; return hi; }
             if (lo > alpha) alpha = lo;
             if (hi < beta) beta = hi;
-            ttmove = e->move;
         }
     }
     int a0 = alpha, b0 = beta;
@@ -1091,7 +1165,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         else if (w > e->work) e->work = (uint8_t)w;
         e->check = check;
         e->lo = (int8_t)lo; e->hi = (int8_t)hi;
-        e->move = bestmove;
+        e->dec = (int8_t)(off - sdiff);
+        entry_set(e, bestmove, S->pile[0], loc);
         S->tt_stores++;
     }
     return best;
@@ -1266,8 +1341,8 @@ static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
     /* the table's best move for the root of the last search, or None */
     if (!S->tt || !S->root_keyed) Py_RETURN_NONE;
     Entry *e = probe(S, S->root_key, S->root_check);
-    if (!e || e->move == NO_MOVE) Py_RETURN_NONE;
-    return PyLong_FromUnsignedLongLong(e->move);
+    if (!e || entry_move(e) == NO_MOVE) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(entry_move(e));
 }
 
 static PyObject *Solver_stop(Solver *S, PyObject *args) {
@@ -1373,6 +1448,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_ORDER2", OPT_ORDER2);
     PyModule_AddIntConstant(m, "OPT_CANON", OPT_CANON);
     PyModule_AddIntConstant(m, "OPT_NOSCOPA", OPT_NOSCOPA);
+    PyModule_AddIntConstant(m, "OPT_DOMINANCE", OPT_DOMINANCE);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;

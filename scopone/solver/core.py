@@ -41,7 +41,7 @@ OPTIONS: dict[str, int] = (
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
      "tight": _core.OPT_TIGHT, "smallbounds": _core.OPT_SMALLBOUNDS, "last": _core.OPT_LAST, "range": _core.OPT_RANGE, "smallequiv": _core.OPT_SMALLEQUIV,
      "deeptt": _core.OPT_DEEPTT, "order2": _core.OPT_ORDER2, "canon": _core.OPT_CANON,
-     "noscopa": _core.OPT_NOSCOPA,
+     "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}
