@@ -275,8 +275,12 @@ def test_shipped_example_puzzles_verify():
 
     data = read_json(Path(__file__).resolve().parent.parent / "examples" / "puzzles.json")
     _schema_validator().validate(data)
-    assert len(data["puzzles"]) >= 30
-    assert len({t for p in data["puzzles"] for t in p["themes"]}) >= 6
+    puzzles = data["puzzles"]
+    assert len(puzzles) >= 40
+    assert len({t for p in puzzles for t in p["themes"]}) >= 8
+    assert any("spariglio" in p["themes"] for p in puzzles)
+    assert sum(p.get("view") == "seat" for p in puzzles) >= 3
+    assert all("explanation" in p and p["margin"] >= 1 for p in puzzles)
     assert verify_file(data) == {}
 
 
