@@ -238,11 +238,12 @@ def test_search_is_fail_soft_and_window_consistent():
     assert st["tt_memory_bytes"] > 0 and st["tt_hits"] > 0 and st["tt_stores"] >= st["tt_entries"]
 
 
-def test_memory_bound_is_respected():
+@pytest.mark.parametrize("options", ["all", "all+deeptt"])
+def test_memory_bound_is_respected(options):
     pos = endgame(43, Rules(), 5)
-    backend = CoreBackend(pos.rules, memory_mb=1)
+    backend = CoreBackend(pos.rules, memory_mb=1, options=options)
     v = solve_with(backend, pos, "best", line=False).value
-    assert backend.stats()["tt_memory_bytes"] <= 1 << 20
+    assert 0 < backend.stats()["tt_memory_bytes"] <= 1 << 20
     assert v == solve(pos, mode="best", engine="c", line=False).value
 
 

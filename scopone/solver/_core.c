@@ -52,7 +52,9 @@
 #define OPT_DOMINANCE 65536 /* bounds of the same cards in play with piles worse or better for A */
 #define OPT_ALL 131071
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_NOSCOPA & ~OPT_DOMINANCE)
+/* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
+ * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none */
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -113,6 +115,10 @@ typedef struct {
     /* transposition table (allocated on first use) */
     Entry *tt;
     void *tt_raw; /* what to free: tt is tt_raw aligned to 64 bytes */
+    Entry *tt2;   /* OPT_DEEPTT: the nodes of the last SMALL_CARDS cards have a table of their own */
+    void *tt2_raw;
+    uint64_t tt2_mask;
+    size_t tt2_bytes;
     uint64_t tt_mask, tt_grow_at;
     size_t tt_bytes, tt_limit_bytes;
     uint64_t tt_entries;
@@ -719,9 +725,25 @@ static int order_score2(const Solver *S, const Move *m, int hist) {
     return s + hist;
 }
 
+#ifndef SMALL_CARDS
+#define SMALL_CARDS 8 /* cards left for the plain search (measured: 6, 7, 9, 10 slower) */
+#endif
+
 /* ------------------------------------------------------------------ table */
+/*
+ * The bucket of a key at a node with `left` cards in hand.  The nodes of the
+ * last SMALL_CARDS cards (OPT_DEEPTT) use a small table of their own that
+ * stays in the processor's cache: their subtrees are small, so a probe that
+ * waits for main memory costs about as much as the subtree, and their
+ * transpositions are near one another in the search.
+ */
+static inline Entry *bucket_at(const Solver *S, uint64_t key, int left) {
+    if (S->tt2 && left <= SMALL_CARDS) return S->tt2 + (key & S->tt2_mask & ~1ULL);
+    return S->tt + (key & S->tt_mask & ~1ULL);
+}
+
 static inline Entry *probe(Solver *S, uint64_t key, uint64_t check) {
-    Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
+    Entry *b = bucket_at(S, key, S->cards_left);
     if (b[0].key == key && b[0].check == check && key) return b;
     if (b[1].key == key && b[1].check == check && key) return b + 1;
     return NULL;
@@ -763,15 +785,16 @@ static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
 
 /* a slot for a new entry: slot 0 keeps the bigger subtree, slot 1 takes the rest */
 static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
-    Entry *b = S->tt + (key & S->tt_mask & ~1ULL), *e;
+    Entry *b = bucket_at(S, key, S->cards_left), *e;
+    int count = b < S->tt2 || !S->tt2 || b >= S->tt2 + S->tt2_mask + 1; /* the main table grows */
     if (!b[0].key || b[0].work <= w) {
         if (b[0].key) {
-            if (!b[1].key) S->tt_entries++;
+            if (!b[1].key) S->tt_entries += count;
             b[1] = b[0];
-        } else S->tt_entries++;
+        } else S->tt_entries += count;
         e = b;
     } else {
-        if (!b[1].key) S->tt_entries++;
+        if (!b[1].key) S->tt_entries += count;
         e = b + 1;
     }
     e->key = key;
@@ -795,7 +818,7 @@ static int set_tt(Solver *S, size_t n) {
     S->tt_bytes = n * sizeof(Entry);
     S->tt_entries = 0;
     /* grow when 3/4 full, unless the next size would pass the memory bound */
-    S->tt_grow_at = (2 * S->tt_bytes <= S->tt_limit_bytes) ? n / 4 * 3 : UINT64_MAX;
+    S->tt_grow_at = (2 * S->tt_bytes + S->tt2_bytes <= S->tt_limit_bytes) ? n / 4 * 3 : UINT64_MAX;
     return 0;
 }
 
@@ -847,9 +870,6 @@ static int check_interrupt(Solver *S) {
 
 static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 
-#ifndef SMALL_CARDS
-#define SMALL_CARDS 8 /* cards left for the plain search (measured: 6, 7, 9, 10 slower) */
-#endif
 #ifndef DEEPTT_MIN
 #define DEEPTT_MIN 5 /* with OPT_DEEPTT: the fewest cards left searched with the table */
 #endif
@@ -1002,7 +1022,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (S->use_tt) {
         if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) return 0;
         key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
-        __builtin_prefetch(S->tt + (key & S->tt_mask & ~1ULL));
+        __builtin_prefetch(bucket_at(S, key, S->cards_left));
     }
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
@@ -1058,7 +1078,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (opts & OPT_DOMINANCE) {
             /* the other piles met with these cards in play: a bound for a pile
              * no better (worse) for A is a lower (upper) bound here too */
-            Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
+            Entry *b = bucket_at(S, key, S->cards_left);
             for (int j = 0; j < 2; j++) {
                 Entry *x = b + j;
                 if (x == e || x->key != key || !key || (x->move >> 54) != (loc >> 54)) continue;
@@ -1098,7 +1118,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                 for (uint64_t m = ms[i].cap; m; m &= m - 1) k ^= Z1[__builtin_ctzll(m)][4];
                 k ^= ZMOVER[next][team + 1];
             } else k ^= Z1[c][4] ^ ZMOVER[next][S->last + 1];
-            __builtin_prefetch(S->tt + (k & S->tt_mask & ~1ULL));
+            __builtin_prefetch(bucket_at(S, k, S->cards_left - 1));
         }
     }
     if (opts & OPT_ORDER) {
@@ -1180,10 +1200,27 @@ static int refuse_if_busy(Solver *S) {
     return 1;
 }
 
+static void free_tables(Solver *S) {
+    free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
+    free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
+}
+
+#ifndef DEEP_TABLE_BYTES
+#define DEEP_TABLE_BYTES (4u << 20)
+#endif
 static int alloc_tt(Solver *S) {
     if (S->tt) return 0;
+    if ((S->opts & OPT_DEEPTT) && (S->opts & OPT_SMALL) && !S->tt2) {
+        /* a quarter of the memory at most; the main table has the rest */
+        size_t bytes = DEEP_TABLE_BYTES;
+        while (bytes > S->tt_limit_bytes / 4 && bytes > 64 * sizeof(Entry)) bytes /= 2;
+        S->tt2 = table_alloc(bytes, &S->tt2_raw);
+        if (!S->tt2) { PyErr_NoMemory(); return -1; }
+        S->tt2_bytes = bytes;
+        S->tt2_mask = bytes / sizeof(Entry) - 1;
+    }
     size_t n = 1 << 15;
-    while (n * sizeof(Entry) > S->tt_limit_bytes && n > 64) n /= 2;
+    while (n * sizeof(Entry) > S->tt_limit_bytes - S->tt2_bytes && n > 64) n /= 2;
     if (set_tt(S, n) < 0) { PyErr_NoMemory(); return -1; }
     return 0;
 }
@@ -1236,7 +1273,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     S->small = !(options & OPT_SMALL) ? 0 : (options & OPT_DEEPTT) ? DEEPTT_MIN - 1 : SMALL_CARDS;
     if (memory_mb < 1) memory_mb = 1;
     S->tt_limit_bytes = (size_t)(memory_mb * 1048576.0);
-    free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_entries = 0;
+    free_tables(S);
     if (!S->mstack) {
         S->mstack = (Move *)malloc(sizeof(Move) * MOVE_STACK);
         if (!S->mstack) { PyErr_NoMemory(); return -1; }
@@ -1253,7 +1290,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static void Solver_dealloc(Solver *S) {
-    free(S->tt_raw);
+    free_tables(S);
     free(S->mstack);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
@@ -1318,7 +1355,7 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
                          "tt_stores", (unsigned long long)S->tt_stores,
-                         "tt_memory_bytes", (unsigned long long)S->tt_bytes,
+                         "tt_memory_bytes", (unsigned long long)(S->tt_bytes + S->tt2_bytes),
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,
                          "bound_cutoffs", (unsigned long long)S->bound_cuts);
@@ -1356,7 +1393,7 @@ static PyObject *Solver_stop(Solver *S, PyObject *args) {
 
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     if (refuse_if_busy(S)) return NULL;
-    free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
+    free_tables(S);
     S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);

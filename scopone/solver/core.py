@@ -33,9 +33,10 @@ else:
 OPT_ROOTMOVE = 1 << 20
 
 #: Search options of the core (bit flags).  ``all`` (the default) is every
-#: refinement that pays; ``everything`` adds the history and killer heuristics
-#: and ``smallbounds``, which cost nodes or time on these trees and are kept only
-#: for measurements.
+#: refinement that pays; ``everything`` adds the history and killer heuristics,
+#: ``smallbounds``, ``deeptt`` (the table inside the last eight cards: half the
+#: nodes, but not less time on one thread), ``order2`` and ``canon``, which cost
+#: nodes or time on these trees (benchmarks/solve.py) and are kept for measurements.
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
