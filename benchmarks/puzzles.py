@@ -42,6 +42,9 @@ def describe(t: Table, puzzles: list[dict]) -> None:
     t.add_row("distinct themes", str(len({th for p in puzzles for th in p["themes"]})))
     for (lvl, label), c in sorted(Counter((p["difficulty"]["level"], p["difficulty"]["label"]) for p in puzzles).items()):
         t.add_row(f"difficulty {lvl} ({label})", str(c))
+    for (lvl, by), c in sorted(Counter((p["seat_difficulty"]["level"], p["seat_difficulty"]["solved_by"])
+                                       for p in puzzles if "seat_difficulty" in p).items()):
+        t.add_row(f"seat's-view difficulty {lvl} ({by or 'none'})", str(c))
     for view, c in sorted(Counter(p.get("view", "all") for p in puzzles).items()):
         t.add_row(f"view: {view}", str(c))
     seat = [p["probability"] for p in puzzles if p.get("view") == "seat"]

@@ -5,12 +5,13 @@
 True
 """
 
-from .analyse import Candidate, Rejected, analyse, puzzle_id
+from .analyse import DEFAULT_MARGIN, Candidate, Rejected, analyse, puzzle_id, seat_view
+from .explain import explain
 from .generate import PUZZLES_FORMAT, generate, make_candidate, parse_cards_range
-from .ladder import LADDER, TOP, rate
+from .ladder import LADDER, SEAT_LADDER, TOP, rate, rate_seat
 from .themes import THEMES, PuzzleFacts, tag
 from .verify import verify_file, verify_puzzle
 
-__all__ = ["Candidate", "Rejected", "analyse", "puzzle_id", "PUZZLES_FORMAT", "generate",
-           "make_candidate", "parse_cards_range", "LADDER", "TOP", "rate", "THEMES", "PuzzleFacts",
-           "tag", "verify_file", "verify_puzzle"]
+__all__ = ["Candidate", "Rejected", "analyse", "puzzle_id", "seat_view", "DEFAULT_MARGIN", "explain",
+           "PUZZLES_FORMAT", "generate", "make_candidate", "parse_cards_range", "LADDER", "SEAT_LADDER", "TOP",
+           "rate", "rate_seat", "THEMES", "PuzzleFacts", "tag", "verify_file", "verify_puzzle"]
