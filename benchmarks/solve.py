@@ -29,8 +29,7 @@ sys.path.insert(0, str(ROOT.parent))
 
 from scopone.deal import deal  # noqa: E402
 from scopone.position import Position  # noqa: E402
-from scopone.solver import make_backend  # noqa: E402
-from scopone.solver.core import DEFAULT_MEMORY_MB, CoreBackend  # noqa: E402
+from scopone.solver import make_backends  # noqa: E402
 from scopone.solver.parallel import merged_stats  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
 
@@ -111,15 +110,9 @@ def pct(xs: list[float], q: float) -> float:
 def run(positions, mode: str, options, time_limit: float | None, engine: str = "c", threads: int = 1):
     rows = []
     for seed, pos in positions:
-        deadline = time.monotonic() + time_limit if time_limit else None
-        helpers = []
-        if engine == "c":
-            memory = DEFAULT_MEMORY_MB / threads  # shared out, as solve(threads=N) does
-            backend = CoreBackend(pos.rules, deadline=deadline, options=options, memory_mb=memory)
-            helpers = [CoreBackend(pos.rules, deadline=deadline, options=options, memory_mb=memory)
-                       for _ in range(threads - 1)]
-        else:
-            backend = make_backend(pos, "python", time_limit)
+        # as solve(threads=N) builds them: the memory bound shared out between the tables
+        backend, helpers = make_backends(pos, engine, time_limit, threads=threads,
+                                         options=options if engine == "c" else None)
         t0 = time.perf_counter()
         r = solve_with(backend, pos, mode, line=False, helpers=helpers)
         t = time.perf_counter() - t0

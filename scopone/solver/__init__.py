@@ -14,7 +14,7 @@ import time
 from typing import Callable
 
 from ..position import Position
-from .driver import MoveValue, SolveProgress, SolveResult, best_line, solve_with
+from .driver import Backend, MoveValue, SolveProgress, SolveResult, StoppableBackend, best_line, solve_with
 from .reference import INF, PythonSearch, SearchInterrupted, minimax
 
 
@@ -35,9 +35,13 @@ class _PythonBackend:
 
 
 def make_backend(position: Position, engine: str = "auto", time_limit: float | None = None,
-                 memory_mb: int | None = None, use_tt: bool = True):
-    """The search backend for ``engine`` (``auto``, ``c`` or ``python``)."""
-    deadline = time.monotonic() + time_limit if time_limit else None
+                 memory_mb: float | None = None, use_tt: bool = True, options: int | str | None = None,
+                 deadline: float | None = None) -> Backend:
+    """The search backend for ``engine`` (``auto``, ``c`` or ``python``); ``options``
+    are the core's (:func:`scopone.solver.core.parse_options`), ``deadline`` a
+    ``time.monotonic()`` time that overrides ``time_limit``."""
+    if deadline is None:
+        deadline = time.monotonic() + time_limit if time_limit else None
     if engine in ("auto", "c"):
         try:
             from .core import CoreBackend, core_unavailable_reason
@@ -46,13 +50,42 @@ def make_backend(position: Position, engine: str = "auto", time_limit: float | N
             core_unavailable_reason = lambda rules: "the compiled core is not built"  # noqa: E731
         reason = core_unavailable_reason(position.rules) if CoreBackend else "the compiled core is not built"
         if reason is None:
-            return CoreBackend(position.rules, deadline=deadline, memory_mb=memory_mb, use_tt=use_tt)
+            return CoreBackend(position.rules, deadline=deadline, memory_mb=memory_mb, use_tt=use_tt, options=options)
         if engine == "c":
             from ..errors import ScoponeError
             raise ScoponeError(f"engine c: {reason}")
     if engine not in ("auto", "c", "python"):
         raise ValueError(f"engine must be auto, c or python, not {engine!r}")
     return _PythonBackend(position.rules, deadline, use_tt=use_tt)
+
+
+def make_backends(position: Position, engine: str = "auto", time_limit: float | None = None,
+                  memory_mb: float | None = None, use_tt: bool = True, threads: int = 1,
+                  options: int | str | None = None) -> tuple[Backend, list[StoppableBackend]]:
+    """The backend and the helpers for ``threads`` search threads, one table each,
+    the memory bound shared out between them (the one place that builds them:
+    :func:`solve` and benchmarks/solve.py).  Only the compiled core searches on
+    several threads: with the Python engine there are no helpers.
+
+    >>> from scopone.position import Position
+    >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
+    >>> backend, helpers = make_backends(pos, "c", threads=2)
+    >>> len(helpers), isinstance(helpers[0], StoppableBackend)
+    (1, True)
+    """
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    if threads > 1 and engine != "python":
+        from .core import DEFAULT_MEMORY_MB
+
+        memory_mb = (memory_mb or DEFAULT_MEMORY_MB) / threads  # the bound is for all tables together
+    deadline = time.monotonic() + time_limit if time_limit else None
+    backend = make_backend(position, engine, memory_mb=memory_mb, use_tt=use_tt, options=options, deadline=deadline)
+    helpers: list[StoppableBackend] = []
+    if threads > 1 and isinstance(backend, StoppableBackend):
+        helpers = [make_backend(position, engine, memory_mb=memory_mb, use_tt=use_tt, options=options,  # type: ignore[misc]
+                                deadline=deadline) for _ in range(threads - 1)]
+    return backend, helpers
 
 
 def solve(position: Position, mode: str = "all", *, engine: str = "auto",
@@ -72,16 +105,7 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     the values are the same, and among equally good moves the one shown first
     may differ from run to run.  The Python engine always uses one thread.
     """
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
-    if threads > 1:
-        from .core import DEFAULT_MEMORY_MB
-
-        memory_mb = (memory_mb or DEFAULT_MEMORY_MB) / threads  # the bound is for all tables together
-    backend = make_backend(position, engine, time_limit, memory_mb, use_tt)
-    helpers = []
-    if threads > 1 and hasattr(backend, "stop"):  # the compiled core
-        helpers = [make_backend(position, engine, time_limit, memory_mb, use_tt) for _ in range(threads - 1)]
+    backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)
     return solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers)
 
 
@@ -98,4 +122,4 @@ def usable_cpus() -> int:
 
 
 __all__ = ["solve", "SolveResult", "SolveProgress", "MoveValue", "minimax", "PythonSearch", "SearchInterrupted",
-           "best_line", "make_backend", "usable_cpus", "INF"]
+           "best_line", "make_backend", "make_backends", "Backend", "StoppableBackend", "usable_cpus", "INF"]

@@ -1295,12 +1295,14 @@ static void Solver_dealloc(Solver *S) {
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
 
-static PyObject *Solver_search(Solver *S, PyObject *args) {
+static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"hand0", "hand1", "hand2", "hand3", "table", "pile_a", "pile_b", "scope_a", "scope_b",
+                             "to_move", "last", "alpha", "beta", "limit", "seconds_left", NULL};
     unsigned long long h0, h1, h2, h3, table, pa, pb;
     int s0, s1, to_move, last, alpha, beta, limit;
     double remaining;
-    if (!PyArg_ParseTuple(args, "KKKKKKKiiiiiiid", &h0, &h1, &h2, &h3, &table, &pa, &pb, &s0, &s1,
-                          &to_move, &last, &alpha, &beta, &limit, &remaining))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "KKKKKKKiiiiiiid", kwlist, &h0, &h1, &h2, &h3, &table, &pa, &pb,
+                                     &s0, &s1, &to_move, &last, &alpha, &beta, &limit, &remaining))
         return NULL;
     if (refuse_if_busy(S)) return NULL;
     uint64_t all = h0 | h1 | h2 | h3 | table | pa | pb;
@@ -1425,9 +1427,10 @@ static PyObject *Solver_legal_moves(Solver *S, PyObject *args) {
 }
 
 static PyMethodDef Solver_methods[] = {
-    {"search", (PyCFunction)Solver_search, METH_VARARGS,
-     "search(h0, h1, h2, h3, table, pile_a, pile_b, scope_a, scope_b, to_move, last, alpha, beta, "
-     "seconds_left) -> int, or None when interrupted (seconds_left < 0: no limit)"},
+    {"search", (PyCFunction)(void (*)(void))Solver_search, METH_VARARGS | METH_KEYWORDS,
+     "search(hand0, hand1, hand2, hand3, table, pile_a, pile_b, scope_a, scope_b, to_move, last, alpha, beta, "
+     "limit, seconds_left) -> int, or None when interrupted (cards as 40-bit masks; last: the last capturing "
+     "team or -1; every value lies in (-limit, limit); seconds_left < 0: no limit)"},
     {"stats", (PyCFunction)Solver_stats, METH_NOARGS, "counters (cumulative)"},
     {"profile", (PyCFunction)Solver_profile, METH_NOARGS,
      "per number of cards left in the hands (list index): nodes, and for the table-searched nodes "

@@ -124,9 +124,11 @@ class CoreBackend:
         for v in range(1, 11):
             patterns.append([pack_pattern(p) for p in table.patterns[v] if p is not WHOLE_TABLE])
         self._solver = _core.Solver(
-            patterns, rules.priority == "strict", rules.asso_piglia_tutto, rules.asso_scopa,
-            rules.asso_takes_asso, rules.primiera == "sum", rules.re_bello, rules.napola, rules.quindici,
-            float(memory_mb or DEFAULT_MEMORY_MB), use_tt, parse_options(options),
+            patterns=patterns, strict=rules.priority == "strict", asso_piglia_tutto=rules.asso_piglia_tutto,
+            asso_scopa=rules.asso_scopa, asso_takes_asso=rules.asso_takes_asso,
+            primiera_sum=rules.primiera == "sum", re_bello=rules.re_bello, napola=rules.napola,
+            quindici=rules.quindici, memory_mb=float(memory_mb or DEFAULT_MEMORY_MB), use_tt=use_tt,
+            options=parse_options(options),
         )
         self._options = parse_options(options)
 
@@ -150,8 +152,10 @@ class CoreBackend:
         alpha, beta = int(max(alpha, -limit)), int(min(beta, limit))
         h = pos.hands
         last = -1 if pos.last_capture is None else pos.last_capture
-        v = self._solver.search(h[0], h[1], h[2], h[3], pos.table, pos.piles[0], pos.piles[1],
-                                pos.scope[0], pos.scope[1], pos.to_move, last, alpha, beta, limit, left)
+        v = self._solver.search(hand0=h[0], hand1=h[1], hand2=h[2], hand3=h[3], table=pos.table,
+                                pile_a=pos.piles[0], pile_b=pos.piles[1], scope_a=pos.scope[0],
+                                scope_b=pos.scope[1], to_move=pos.to_move, last=last, alpha=alpha, beta=beta,
+                                limit=limit, seconds_left=left)
         if v is None:
             raise SearchInterrupted
         return v

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Sequence
+from typing import Callable, Literal, Protocol, Sequence, runtime_checkable
 
 from ..position import Move, Position
 from ..scoring import Score
@@ -20,6 +20,34 @@ from .parallel import Workers, merged_stats
 from .reference import INF, SearchInterrupted
 
 Mode = Literal["best", "optimal", "all"]
+
+
+class Backend(Protocol):
+    """What the driver asks of a search engine: the compiled core
+    (:class:`scopone.solver.core.CoreBackend`) and the pure-Python reference both answer it."""
+
+    def search(self, pos: Position, alpha: int, beta: int) -> int:
+        """The fail-soft value of ``pos`` for team A in the window (alpha, beta)
+        (see the module docs); raises SearchInterrupted at its deadline."""
+        ...
+
+    def root_move(self, pos: Position) -> Move | None:
+        """A hint: the move the last search of ``pos`` found best, or None."""
+        ...
+
+    def stats(self) -> dict:
+        """Counters (``engine``, ``nodes``, ...), cumulative."""
+        ...
+
+
+@runtime_checkable
+class StoppableBackend(Backend, Protocol):
+    """A backend whose running search another thread can stop: parallel
+    searches (``helpers``, :class:`scopone.solver.parallel.Workers`) need one."""
+
+    def stop(self, flag: bool = True) -> None:
+        """Make searches give up (and later ones return at once) until ``stop(False)``."""
+        ...
 
 
 @dataclass
@@ -214,9 +242,9 @@ def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]
     return min(los), min(ups)
 
 
-def solve_with(backend, pos: Position, mode: Mode = "all", line: bool = True,
+def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool = True,
                on_progress: Callable[[SolveProgress], None] | None = None,
-               helpers: Sequence = ()) -> SolveResult:
+               helpers: Sequence[StoppableBackend] = ()) -> SolveResult:
     """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return.
 
     ``on_progress`` (optional) receives a :class:`SolveProgress` after every
