@@ -118,6 +118,26 @@ def test_spariglio_theme():
     assert not th.spariglio(facts(pos, "2Dx2B", tempting_line="7Dx3C+4S"))
 
 
+def test_refuse_scopa_theme():
+    # South may sweep 9S with 9D.  Completed with first legal moves:
+    #   9Dx9S (scopa) · 1S · 3C · 6B · 2B · 5Bx2B+3C · 4B · West 7Dx1S+6B   -> West takes the settebello
+    #   2B · 1S · 3Cx1S+2B · 6B · 9Dx9S · 5B · 4B · 7D   -> South's 9Dx9S is the last capture: the
+    #   settebello left on the table goes to North–South
+    pos = Position.from_line("2B9D/1S5B/3C4B/6B7D 9S 1D1B2D2C2S3D3S3B4C4S5C7C7S7B8S8B9B "
+                             "1C4D5D5S6D6C6S8D8C9C10D10C10S10B 1-0 0 B scientifico")
+    refuse = facts(pos, "2B", tempting_line="9Dx9S", others=["9Dx9S"])
+    assert refuse.best_score.settebello_points == (1, 0) and refuse.tempting_score.settebello_points == (0, 1)
+    assert th.refuse_scopa(refuse)
+    assert not th.refuse_scopa(facts(pos, "9Dx9S", tempting_line="2B", others=["2B"]))
+    # in SCOPA the sweep takes the settebello itself: declining it keeps nothing
+    assert not th.refuse_scopa(facts(SCOPA, "2C", tempting_line="7Dx3C+4S", others=["7Dx3C+4S"]))
+
+
+def test_empty_table_theme():
+    assert th.empty_table(facts(endgame(["2C 8B", "7B 1S", "5S 6S", "8C 10C"]), "8B"))
+    assert not th.empty_table(facts(SCOPA, "2C"))
+
+
 def test_last_capture_theme():
     pos = endgame(["5D 8D", "5C 1B", "3S 6S", "8C 10C"], "5S")
     assert th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S", complete=False))

@@ -22,7 +22,7 @@ from ..scoring import Score
 
 Theme = Literal[
     "scopa", "stop-scopa", "settebello", "primiera", "denari", "carte", "last-capture",
-    "sacrifice", "spariglio", "partner-setup", "re-bello", "napola",
+    "sacrifice", "spariglio", "partner-setup", "re-bello", "napola", "refuse-scopa", "empty-table",
 ]
 THEMES: tuple[str, ...] = get_args(Theme)
 
@@ -152,6 +152,31 @@ def partner_setup(f: PuzzleFacts) -> bool:
     return bool(f.best_line[2].captured >> first.card & 1)
 
 
+def _sweeps(pos: Position, move: Move) -> bool:
+    return bool(pos.table) and move.captured == pos.table
+
+
+def refuse_scopa(f: PuzzleFacts) -> bool:
+    """A sweep was there to take, the solution declines it, and every sweeping first
+    move ends with less of the settebello or of the denari for the solving team."""
+    if _sweeps(f.start, f.solution[0]):
+        return False
+    taking = [line for line in f.wrong_lines() if line and _sweeps(f.start, line[0])]
+    if not taking:
+        return False
+    for line in taking:
+        s = finish(f.start, line).result()
+        if not any(_margin(f.best_score, a, f.team) > _margin(s, a, f.team)
+                   for a in ("settebello_points", "denari_points")):
+            return False
+    return True
+
+
+def empty_table(f: PuzzleFacts) -> bool:
+    """Leading on an empty table: every move lays a card, and only one keeps the value."""
+    return not f.start.table
+
+
 def re_bello(f: PuzzleFacts) -> bool:
     """The margin comes (partly) from the re bello (only with the re_bello switch)."""
     return f.start.rules.re_bello and _category("re_bello_points")(f)
@@ -175,6 +200,8 @@ PREDICATES: dict[str, Callable[[PuzzleFacts], bool]] = {
     "partner-setup": partner_setup,
     "re-bello": re_bello,
     "napola": napola,
+    "refuse-scopa": refuse_scopa,
+    "empty-table": empty_table,
 }
 assert tuple(PREDICATES) == THEMES
 
@@ -191,6 +218,8 @@ POSSIBLE: dict[str, Callable[[Position], bool]] = {
     "stop-scopa": _stop_scopa_possible,
     "sacrifice": lambda pos: any(m.captured for m in pos.legal_moves()) and any(not m.captured for m in pos.legal_moves()),
     "partner-setup": lambda pos: any(not m.captured for m in pos.legal_moves()),
+    "refuse-scopa": lambda pos: any(_sweeps(pos, m) for m in pos.legal_moves()),
+    "empty-table": lambda pos: not pos.table,
 }
 
 
