@@ -30,6 +30,7 @@ from ..observation import observe
 from ..players import greedy_choice
 from ..players.sampling import consistent_deals, deal_count
 from ..position import Move, Position
+from ..reasons import TEAM_NAMES
 from ..scoring import TEAMS
 from ..solver import make_backend
 from ..solver.driver import best_line as _best_line
@@ -354,6 +355,14 @@ def build_puzzle(cand: Candidate, an: Analyst, rows: list[MoveLine], best: Move,
     explanation["defences"] = defences(pos, tree_json(tree))
     if explanation["defences"]:
         explanation["solution"] += " Other defences: " + "; ".join(explanation["defences"]) + "."
+    if seat:
+        sign = 1 if team == 0 else -1
+        means = ", ".join(f"{m} {sign * v:+.2f}".replace("-", "−") for m, v in sorted(seat["means"].items(), key=lambda kv: -sign * kv[1]))
+        counted = f"all {seat['deals']}" if seat["exact"] else f"{seat['samples']} drawn from {seat['deals']}"
+        explanation["solution"] = (
+            f"From the seat, {best.text()} is best on average over the deals of the hidden cards ({counted}; mean "
+            f"points for {TEAM_NAMES[team]}: {means}) and a best move in {round(100 * seat['probability'])}% of "
+            f"them. In the actual deal: " + explanation["solution"])
     sign = 1 if team == 0 else -1
     puzzle = {
         "id": puzzle_id(pos),
@@ -361,7 +370,7 @@ def build_puzzle(cand: Candidate, an: Analyst, rows: list[MoveLine], best: Move,
         "line": pos.line(),
         "to_move": pos.to_move,
         "team": TEAMS[team],
-        "question": question(pos.to_move, value, themes),
+        "question": question(pos.to_move, value, themes, seat),
         "value": value,
         "margin": margin(rows, best, team),
         "solution": [m.text() for m in line],

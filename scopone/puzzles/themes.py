@@ -266,9 +266,14 @@ def goal(value: int, team: int) -> str:
     return f"keep the deal level for {TEAM_NAMES[team]}"
 
 
-def question(seat: int, value: int, themes: list[str]) -> str:
+def question(seat: int, value: int, themes: list[str], seat_view: dict | None = None) -> str:
     """The puzzle's question: the goal from the solving side, against any defence,
-    with the themes that hold against every wrong move (at most two).
+    with the themes that hold against every wrong move (at most two).  From the
+    seat's view (``seat_view``: the statistics of :func:`scopone.puzzles.analyse.seat_view`)
+    the goal is the move that is best whatever the hidden hands hold.
+
+    >>> question(3, -1, [], {"margin": 2.05, "probability": 0.805})
+    'West to play, seeing only your own hand: find the move that is best whatever the hidden hands hold (on average by at least 2 points; it is a best move in 80% of the deals).'
 
     >>> question(0, 3, ["settebello", "stop-scopa"])
     'South to play: keep the deal at +3 for North–South against any defence (win the settebello and stop the scopa).'
@@ -276,6 +281,10 @@ def question(seat: int, value: int, themes: list[str]) -> str:
     'East to play: keep the deal level for East–West against any defence.'
     """
     team = seat & 1
+    if seat_view is not None:
+        return (f"{SEAT_NAMES[seat]} to play, seeing only your own hand: find the move that is best whatever the "
+                f"hidden hands hold (on average by at least {int(seat_view['margin'])} points; it is a best move in "
+                f"{int(100 * seat_view['probability'])}% of the deals).")
     goals = [_PHRASES[t] for t in themes if t in _PHRASES][:2]
     text = f"{SEAT_NAMES[seat]} to play: {goal(value, team)} against any defence"
     return text + (f" ({' and '.join(goals)})." if goals else ".")
