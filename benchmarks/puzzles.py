@@ -40,7 +40,8 @@ def describe(t: Table, puzzles: list[dict]) -> None:
     for theme, c in Counter(th for p in puzzles for th in p["themes"]).most_common():
         t.add_row(f"theme: {theme}", str(c))
     t.add_row("distinct themes", str(len({th for p in puzzles for th in p["themes"]})))
-    for (lvl, label), c in sorted(Counter((p["difficulty"]["level"], p["difficulty"]["label"]) for p in puzzles).items()):
+    rungs = Counter((p["difficulty"]["level"], p["difficulty"]["label"]) for p in puzzles)
+    for (lvl, label), c in sorted(rungs.items()):
         t.add_row(f"difficulty {lvl} ({label})", str(c))
     for (lvl, by), c in sorted(Counter((p["seat_difficulty"]["level"], p["seat_difficulty"]["solved_by"])
                                        for p in puzzles if "seat_difficulty" in p).items()):

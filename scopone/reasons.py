@@ -286,7 +286,8 @@ def first_blow(start: Position, line: list[Move], team: int,
         seat, move = SEAT_NAMES[q.seat], q.move.text()
         if q.scopa and "scope" in kinds:
             return f"{seat} answers {move}, a scopa" if i == 1 else f"later {seat} sweeps with {move} (scopa)"
-        if "settebello" in kinds and (q.move.captured >> SETTEBELLO & 1 or (q.move.captured and q.move.card == SETTEBELLO)):
+        takes_7d = q.move.captured >> SETTEBELLO & 1 or (q.move.captured and q.move.card == SETTEBELLO)
+        if "settebello" in kinds and takes_7d:
             return (f"{seat} answers {move}, taking the settebello" if i == 1
                     else f"later {seat} takes the settebello with {move}")
     return None

@@ -143,8 +143,8 @@ def test_last_capture_theme():
     assert th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S", complete=False))
     assert not th.last_capture(facts(pos, "8D", best_line="8D 5Cx5S", tempting_line="5Dx5S", complete=False))
     # against every wrong move: one wrong line where A still captures last spoils it
-    assert not th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S", others=["8D 5Cx5S", "8D 1B 3S 8Cx8D 5Dx5S"],
-                                     complete=False))
+    others = ["8D 5Cx5S", "8D 1B 3S 8Cx8D 5Dx5S"]
+    assert not th.last_capture(facts(pos, "5Dx5S", tempting_line="8D 5Cx5S", others=others, complete=False))
 
 
 @pytest.mark.parametrize("category,attr_pile", [
@@ -197,7 +197,8 @@ def test_tag_uses_closed_vocabulary():
 
 def test_question_wording():
     # values are A - B; the question gives them from the solving side
-    assert th.question(1, -2, ["scopa"]) == "East to play: keep the deal at +2 for East–West against any defence (make a scopa)."
+    assert th.question(1, -2, ["scopa"]) == ("East to play: keep the deal at +2 for East–West against any defence "
+                                             "(make a scopa).")
     assert th.question(2, -1, ["sacrifice"]) == "North to play: hold the deal to −1 for North–South against any defence."
 
 

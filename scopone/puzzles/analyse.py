@@ -357,7 +357,8 @@ def build_puzzle(cand: Candidate, an: Analyst, rows: list[MoveLine], best: Move,
         explanation["solution"] += " Other defences: " + "; ".join(explanation["defences"]) + "."
     if seat:
         sign = 1 if team == 0 else -1
-        means = ", ".join(f"{m} {sign * v:+.2f}".replace("-", "−") for m, v in sorted(seat["means"].items(), key=lambda kv: -sign * kv[1]))
+        ranked = sorted(seat["means"].items(), key=lambda kv: -sign * kv[1])
+        means = ", ".join(f"{m} {sign * v:+.2f}".replace("-", "−") for m, v in ranked)
         counted = f"all {seat['deals']}" if seat["exact"] else f"{seat['samples']} drawn from {seat['deals']}"
         explanation["solution"] = (
             f"From the seat, {best.text()} is best on average over the deals of the hidden cards ({counted}; mean "

@@ -78,7 +78,8 @@ def clear_swing(start: Position, best_line, played_line, team: int) -> bool:
 
 def _move_why(start: Position, row: MoveLine, best: MoveLine, team: int, loss: int) -> str:
     if row.move == best.move:
-        return f"{row.move.text()} is the solution: best play after it ends {_signed(row.value, team)} for {TEAM_NAMES[team]}."
+        return (f"{row.move.text()} is the solution: best play after it ends {_signed(row.value, team)} "
+                f"for {TEAM_NAMES[team]}.")
     reasons = loss_reasons(start, list(best.line), list(row.line), team)
     blow = first_blow(start, list(row.line), team, _lost(start, best, row, team))
     text = f"{row.move.text()} loses {loss}"

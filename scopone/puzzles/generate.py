@@ -181,7 +181,8 @@ def generate(path: str | Path, n: int, seed: int = 1, *, cards: tuple[int, int] 
     if seed not in data["seeds"]:
         data["seeds"].append(seed)
     data["options"] = {"cards_per_hand": list(cards), "themes": list(themes), "min_margin": min_margin,
-                       "view": view, "players": list(players), "max_scope": max_scope, "max_value": max_value, "swing": swing}
+                       "view": view, "players": list(players), "max_scope": max_scope, "max_value": max_value,
+                       "swing": swing}
     prog_key = (f"{seed}:{cards[0]}-{cards[1]}:{','.join(themes)}:margin={min_margin}:view={view}"
                 f":players={','.join(players)}:scope<={max_scope}:value<={max_value}" + ("" if swing else ":no-swing"))
     start = int(data["progress"].get(prog_key, 0))

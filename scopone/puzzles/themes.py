@@ -216,7 +216,7 @@ def _stop_scopa_possible(pos: Position) -> bool:
 POSSIBLE: dict[str, Callable[[Position], bool]] = {
     "spariglio": lambda pos: any(m.captured.bit_count() >= 2 for m in pos.legal_moves()),
     "stop-scopa": _stop_scopa_possible,
-    "sacrifice": lambda pos: any(m.captured for m in pos.legal_moves()) and any(not m.captured for m in pos.legal_moves()),
+    "sacrifice": lambda pos: len({bool(m.captured) for m in pos.legal_moves()}) == 2,
     "partner-setup": lambda pos: any(not m.captured for m in pos.legal_moves()),
     "refuse-scopa": lambda pos: any(_sweeps(pos, m) for m in pos.legal_moves()),
     "empty-table": lambda pos: not pos.table,

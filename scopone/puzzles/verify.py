@@ -177,7 +177,8 @@ def verify_puzzle(p: dict, engine: str = "auto") -> list[str]:
         if "seat_difficulty" in p and solution:
             seat_rung = rate_seat(pos, pos.parse_move(solution[0]))
             if p["seat_difficulty"] != seat_rung:
-                errors.append(f"seat_difficulty: claimed {p['seat_difficulty']}, the seat's-view ladder says {seat_rung}")
+                errors.append(f"seat_difficulty: claimed {p['seat_difficulty']}, "
+                              f"the seat's-view ladder says {seat_rung}")
     except (ScoponeError, KeyError) as e:
         errors.append(f"best_line: {e}")
     return errors
