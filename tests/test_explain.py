@@ -183,3 +183,16 @@ def test_defences_come_from_the_solution_tree(generated):
         replies = [e["move"] for e in p["tree"]["edges"] if e["source"] == p["tree"]["edges"][0]["target"]]
         assert len(texts) == min(len(replies), 4)
         assert all(any(f"plays {r}," in t for t in texts) for r in sorted(replies)[:4])
+
+
+def test_sampled_seat_view_is_reproducible_and_pays_for_its_interval(seat_puzzle):
+    cand, p = seat_puzzle
+    exact = p["seat"]
+    a = seat_view(cand.pos, samples=60, seed="s")
+    assert a == seat_view(cand.pos, samples=60, seed="s")  # the same seeded deals: verify can redo it
+    assert not a["exact"] and a["samples"] == 60 and a["deals"] == exact["deals"] > 60
+    # the sampled margin is the lower end of an interval: below the sample's own mean lead
+    sign = 1 if p["team"] == "A" else -1
+    means = {m: sign * v for m, v in a["means"].items()}
+    lead = min(means[a["move"]] - v for m, v in means.items() if m != a["move"])
+    assert a["margin"] < lead
