@@ -1,0 +1,78 @@
+/*
+ * Quick sure bounds: how many scope a team can still make, and when none is left.
+ */
+#ifndef SCOPONE_BOUNDS_H
+#define SCOPONE_BOUNDS_H
+
+#include "moves.h"
+
+/* could the seat sweep this table now (a superset: used for sure bounds) */
+static inline int can_sweep_now(const Solver *S, int seat) {
+    uint64_t table = S->table, hand = S->hand[seat];
+    if (!table || !hand) return 0;
+    if (S->apt && (hand & 15) && (S->asso_scopa || S->asso_takes_asso)) return 1;
+    int sum = table_sum(table);
+    if (sum >= 1 && sum <= 10 && (hand >> (4 * (sum - 1)) & 15)) return 1;
+    if (S->quindici && sum < 15 && 15 - sum <= 10 && (hand >> (4 * (14 - sum)) & 15)) return 1;
+    return 0;
+}
+
+/* an upper bound on how many disjoint (card laid by seat b on an empty table,
+ * card of seat a that sweeps it) pairs exist */
+static inline int sweep_pairs(const Solver *S, int b, int a) {
+    uint64_t cb = rank_counts(S->hand[b]), ca = rank_counts(S->hand[a]);
+    int m = 0;
+    for (int r = 0; r < 10; r++) {
+        int x = (int)(cb >> (4 * r) & 15), y = (int)(ca >> (4 * r) & 15);
+        m += x < y ? x : y;
+        if (S->quindici && r >= 4) { /* rank r+1 swept by rank 14-r */
+            int z = (int)(ca >> (4 * (13 - r)) & 15);
+            m += x < z ? x : z;
+        }
+    }
+    if (S->apt && (S->asso_scopa || S->asso_takes_asso)) m += popc(S->hand[a] & 15);
+    int nb = popc(S->hand[b]), na = popc(S->hand[a]);
+    if (m > nb) m = nb;
+    if (m > na) m = na;
+    return m;
+}
+
+/*
+ * Whether no scopa can be made any more (OPT_NOSCOPA): a card on the table
+ * outranks every card in hand.  A capture takes cards summing to the played
+ * card's value, so that card stays on the table for the rest of the deal (the
+ * hands only shrink) and the table is never swept.  Not with quindici (sums to
+ * 15 take high cards with low ones) nor with an Ace in hand that takes the
+ * whole table.
+ */
+static inline int no_scopa_left(const Solver *S) {
+    uint64_t hands = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    if (!S->table || !hands || S->quindici || (S->apt && (hands & 15))) return 0;
+    return (63 - __builtin_clzll(S->table)) >> 2 > (63 - __builtin_clzll(hands)) >> 2;
+}
+
+/*
+ * An upper bound on the scope team t can still make.  After a scopa the table
+ * is empty, so the next (other team's) seat lays one card; the team's next
+ * play sweeps again only by taking that lone card.  Split the team's scoring
+ * plays (k: its plays left but the deal's last) into runs of consecutive
+ * sweeps: runs are separated by a non-sweep of the team, and each step inside a
+ * run uses a disjoint (laid, sweeping) card pair, at most M of them.  So
+ * sweeps <= R + M and R - 1 <= k - sweeps (R <= k - sweeps when the team's
+ * first play cannot sweep): sweeps <= (k + 1 + M) / 2.
+ */
+static int scope_max(const Solver *S, int t) {
+    if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) return 0;
+    int k = popc(S->hand[t] | S->hand[t + 2]);
+    int lastseat = (S->to_move + S->cards_left - 1) & 3;
+    if ((lastseat & 1) == t) k--;
+    if (k <= 0) return 0;
+    int m = sweep_pairs(S, t + 1, t + 2) + sweep_pairs(S, (t + 3) & 3, t);
+    int first = 1;
+    if ((S->to_move & 1) == t && !can_sweep_now(S, S->to_move)) first = 0;
+    int b = (k + first + m) / 2;
+    return b < k ? b : k;
+}
+
+
+#endif /* SCOPONE_BOUNDS_H */

@@ -1,0 +1,230 @@
+/*
+ * Move generation from the capture patterns, make/unmake, and move ordering.
+ */
+#ifndef SCOPONE_MOVES_H
+#define SCOPONE_MOVES_H
+
+#include "score.h"
+
+/* ------------------------------------------------------------------ moves */
+static inline int sweep_scopa(const Solver *S, int value) {
+    return !(S->apt && value == 1 && !S->asso_scopa);
+}
+
+static int expand(uint64_t table, uint64_t freet, uint64_t pat, int r, uint64_t acc, int card,
+                  Move *out, int n, int equiv) {
+    while (r < 10 && !((pat >> (4 * r)) & 15)) r++;
+    if (r == 10) {
+        if (n < MOVE_STACK / 2) { out[n].card = card; out[n].cap = acc; }
+        return n + 1;
+    }
+    int k = (pat >> (4 * r)) & 15;
+    int nib = (table >> (4 * r)) & 15, fnib = (freet >> (4 * r)) & 15;
+    for (int i = 0; i < NSUBS[nib][k]; i++) {
+        int sub = SUBS[nib][k][i];
+        if (equiv) {
+            int f = sub & fnib;
+            if (f != LOWBITS[fnib][popc((uint64_t)f)]) continue;
+        }
+        n = expand(table, freet, pat, r + 1, acc | (uint64_t)sub << (4 * r), card, out, n, equiv);
+    }
+    return n;
+}
+
+/* the moves of card c on this table (tr: the table's ranks, tc: its rank
+ * counts | 0x8888888888); capture choices between cards whose suit no longer
+ * matters (freet, only when equiv) are made once */
+static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr, uint64_t tc,
+                             uint64_t freet, int equiv, Move *out, int n) {
+    int v = (c >> 2) + 1;
+    int n0 = n;
+    if (S->apt && v == 1) {
+        if (S->asso_takes_asso && (table & 15)) {
+            uint64_t aces = table & 15;
+            uint64_t faces = aces & freet;
+            int took_free = 0;
+            while (aces) {
+                int a = __builtin_ctzll(aces);
+                aces &= aces - 1;
+                if (equiv && (faces >> a & 1)) {
+                    if (took_free) continue;
+                    took_free = 1;
+                }
+                out[n].card = c; out[n].cap = 1ULL << a; n++;
+            }
+        } else if (table) {
+            out[n].card = c; out[n].cap = table; n++;
+        }
+    } else if (S->strict && !S->quindici && (table >> (4 * (v - 1)) & 15)) {
+        /* priority: a card of the same rank on the table must be taken alone */
+        n = expand(table, freet, 1ULL << (4 * (v - 1)), v - 1, 0, c, out, n, equiv);
+    } else {
+        const uint64_t *pp = S->pat[v];
+        int single_found = 0;
+        for (int w = 0; w < 2; w++)
+        for (uint64_t bits = S->fit[v][tr][w]; bits; bits &= bits - 1) {
+            uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
+            if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
+            int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
+            if (S->strict) {
+                if (single_found && !single) continue;
+                if (single && !single_found) { single_found = 1; n = n0; }
+            }
+            n = expand(table, freet, p, 0, 0, c, out, n, equiv);
+            if (n >= MOVE_STACK / 2) return -1;
+        }
+    }
+    if (n == n0) { out[n].card = c; out[n].cap = 0; n++; }
+    return n;
+}
+
+static inline unsigned table_ranks(uint64_t table) {
+    unsigned tr = 0; /* bit r - 1 */
+    for (uint64_t m = table; m; m &= m - 1) tr |= 1u << (__builtin_ctzll(m) >> 2);
+    return tr;
+}
+
+/* legal moves of the seat to move (equivalent ones dropped when freec != 0) */
+static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
+    uint64_t hand = S->hand[S->to_move], table = S->table;
+    uint64_t tc = rank_counts(table) | 0x8888888888ULL;
+    int equiv = freec != 0;
+    int n = 0;
+    unsigned tr = table_ranks(table);
+    uint64_t seen_free = 0; /* ranks (as nibble masks) whose free card was played */
+    while (hand) {
+        int c = __builtin_ctzll(hand);
+        hand &= hand - 1;
+        if (equiv && (freec >> c & 1)) {
+            uint64_t nibm = 15ULL << (c & ~3);
+            if (seen_free & nibm) continue;
+            seen_free |= nibm;
+        }
+        n = card_moves(S, c, table, tr, tc, freec & table, equiv, out, n);
+        if (n < 0 || n >= MOVE_STACK / 2) return -1;
+    }
+    return n;
+}
+
+/* --------------------------------------------------------------- make/unmake */
+typedef struct {
+    uint64_t hand, table, pa, pb, z1, z2;
+    int s0, s1, last;
+} Undo;
+
+/*
+ * What one play does to the table, the piles, the scope and the last capturer:
+ * the rules of a play, written once for make() and last_round().
+ */
+static inline void apply_play(const Solver *S, int card, uint64_t cap, int team, int last_play,
+                              uint64_t *table, uint64_t pile[2], int scope[2], int *last) {
+    uint64_t bit = 1ULL << card;
+    if (cap) {
+        *table &= ~cap;
+        pile[team] |= cap | bit;
+        *last = team;
+        /* only the Ace's whole-table sweep may be exempt; an Ace taking a lone Ace is a match */
+        if (!*table && !last_play && (sweep_scopa(S, (card >> 2) + 1) || (S->asso_takes_asso && (cap & 15))))
+            scope[team]++;
+    } else {
+        *table |= bit;
+    }
+    if (last_play && *table && *last >= 0) { /* the leftovers go to the last capturer */
+        pile[*last] |= *table;
+        *table = 0;
+    }
+}
+
+static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
+    int seat = S->to_move;
+    u->hand = S->hand[seat]; u->table = S->table; u->pa = S->pile[0]; u->pb = S->pile[1];
+    u->z1 = S->z1; u->z2 = S->z2; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
+    S->hand[seat] &= ~(1ULL << card);
+    S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat];
+    /* the table's hash: the captured cards leave it, a laid card joins it */
+    for (uint64_t m = cap; m; m &= m - 1) {
+        int x = __builtin_ctzll(m);
+        S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4];
+    }
+    if (!cap) { S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4]; }
+    S->cards_left--;
+    apply_play(S, card, cap, seat & 1, S->cards_left == 0, &S->table, S->pile, S->scope, &S->last);
+    S->to_move = (seat + 1) & 3;
+}
+
+static inline void unmake(Solver *S, const Undo *u) {
+    S->to_move = (S->to_move + 3) & 3;
+    S->hand[S->to_move] = u->hand; S->table = u->table; S->pile[0] = u->pa; S->pile[1] = u->pb;
+    S->z1 = u->z1; S->z2 = u->z2; S->scope[0] = u->s0; S->scope[1] = u->s1; S->last = u->last;
+    S->cards_left++;
+}
+
+/* the sum of the values of the table's cards */
+static inline int table_sum(uint64_t table) {
+    int sum = 0;
+    for (; table; table &= table - 1) sum += (__builtin_ctzll(table) >> 2) + 1;
+    return sum;
+}
+
+/* whether the seat could sweep this table (approximate: for move ordering only) */
+static inline int sweepable(const Solver *S, uint64_t table, int seat) {
+    if (!table) return 0;
+    uint64_t hand = S->hand[seat];
+    if (S->apt && (hand & 15)) return 1;
+    int sum = table_sum(table);
+    int need = S->quindici ? 15 - sum : sum;
+    return need >= 1 && need <= 10 && (hand >> (4 * (need - 1)) & 15);
+}
+
+/* ordering score of a move (higher first) */
+static int order_score(const Solver *S, const Move *m, int hist) {
+    int card = m->card;
+    uint64_t cap = m->cap;
+    int next = (S->to_move + 1) & 3;
+    int s;
+    if (cap) {
+        uint64_t taken = cap | 1ULL << card;
+        s = 1000 + 40 * popc(taken) + 30 * popc(taken & DENARI_MASK);
+        if (taken >> SETTEBELLO & 1) s += 400;
+        uint64_t left = S->table & ~cap;
+        if (!left) {
+            if (S->cards_left > 1) s += 3000;
+        } else if (sweepable(S, left, next)) s -= 1500;
+    } else {
+        s = -PV[(card >> 2) + 1] - ((DENARI_MASK >> card & 1) ? 30 : 0);
+        if (card == SETTEBELLO) s -= 400;
+        if (sweepable(S, S->table | 1ULL << card, next)) s -= 1500;
+        else if (S->hand[next] >> (card & ~3) & 15) s -= 200; /* the next opponent takes it */
+        else if (S->hand[(next + 1) & 3] >> (card & ~3) & 15) s += 100; /* the partner may take it */
+    }
+    return s + hist;
+}
+
+/*
+ * The other ordering (OPT_ORDER2), as the independent solver of issue 15 orders:
+ * captures first (a scopa, then the settebello, then by Denari, then by cards),
+ * then lay-downs that leave a table summing over 10 (no single card sweeps it),
+ * and any move after which the next seat could sweep comes last.
+ */
+static int order_score2(const Solver *S, const Move *m, int hist) {
+    int card = m->card;
+    uint64_t cap = m->cap;
+    int next = (S->to_move + 1) & 3;
+    int s;
+    uint64_t left;
+    if (cap) {
+        uint64_t taken = cap | 1ULL << card;
+        left = S->table & ~cap;
+        s = 100000 + (!left && S->cards_left > 1 ? 50000 : 0) + (int)(taken >> SETTEBELLO & 1) * 10000 +
+            1000 * popc(taken & DENARI_MASK) + 100 * popc(taken);
+    } else {
+        left = S->table | 1ULL << card;
+        s = (table_sum(left) > 10 ? 1000 : 0) - PV[(card >> 2) + 1] - ((DENARI_MASK >> card & 1) ? 30 : 0);
+        if (card == SETTEBELLO) s -= 400;
+    }
+    if (left && sweepable(S, left, next)) s -= 200000;
+    return s + hist;
+}
+
+
+#endif /* SCOPONE_MOVES_H */

@@ -1,0 +1,213 @@
+/*
+ * Scoring: the points of final piles, and what the piles already decide
+ * (the pile summary of the table key, the cards whose suit no longer matters,
+ * the ranges the categories can still end in).
+ */
+#ifndef SCOPONE_SCORE_H
+#define SCOPONE_SCORE_H
+
+#include "bits.h"
+
+/* ------------------------------------------------------------------ scoring */
+static inline int more(int a, int b) { return (a > b) - (b > a); }
+
+static int napola_points(uint64_t pile) {
+    int run = 0;
+    while (run < 10 && (pile >> (4 * run) & 1)) run++;
+    return run >= 3 ? run : 0;
+}
+
+/* the best primiera value of each suit of a mask (0: no card of the suit) */
+static inline void best_pv4(uint64_t m, int out[4]) {
+    static const uint8_t ORDER[7] = {7, 6, 1, 5, 4, 3, 2};
+    out[0] = out[1] = out[2] = out[3] = 0;
+    unsigned done = 0;
+    for (int i = 0; i < 7; i++) {
+        int r = ORDER[i];
+        unsigned nib = (unsigned)(m >> (4 * (r - 1))) & 15 & ~done;
+        if (nib) {
+            done |= nib;
+            for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = PV[r];
+            if (done == 15) return;
+        }
+    }
+    unsigned nib = (unsigned)((m >> 28) | (m >> 32) | (m >> 36)) & 15 & ~done; /* 8, 9, 10 */
+    for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = 10;
+}
+
+/* primiera point of the final piles: +1 A, -1 B, 0 none */
+static int primiera_final(const Solver *S, uint64_t pa, uint64_t pb) {
+    int ta = 0, tb = 0, ca = 1, cb = 1, va[4], vb[4];
+    best_pv4(pa, va);
+    best_pv4(pb, vb);
+    for (int st = 0; st < 4; st++) {
+        int a = va[st], b = vb[st];
+        ta += a; tb += b;
+        if (!a) ca = 0;
+        if (!b) cb = 0;
+    }
+    if (S->prim_sum || (ca && cb)) return more(ta, tb);
+    if (ca != cb) return ca ? 1 : -1;
+    return 0;
+}
+
+/* points(A) - points(B) of the piles, scope excluded */
+static int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
+    int v = more(popc(pa), popc(pb));
+    v += more(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK));
+    v += (int)(pa >> SETTEBELLO & 1) - (int)(pb >> SETTEBELLO & 1);
+    v += primiera_final(S, pa, pb);
+    if (S->re_bello) v += (int)(pa >> RE_BELLO & 1) - (int)(pb >> RE_BELLO & 1);
+    if (S->napola) v += napola_points(pa) - napola_points(pb);
+    return v;
+}
+
+/*
+ * The open primiera as it can still end (OPT_CANON), 40 bits: per suit a nibble
+ * for each team (bits 8 st and 8 st + 4), and at bit 32 the difference of the
+ * fixed values + 128.  A team's suit is fixed when no card left in play beats
+ * its best (nibble 15): only the sum of fixed values then matters.  With the
+ * complete-set rule, a team that can never complete makes the other's values
+ * irrelevant but for which suits it still lacks (nibbles 14 and 13/0).
+ */
+static uint64_t canon_primiera(const Solver *S, const int a[4], const int b[4], const int r[4], int cana,
+                               int canb) {
+    uint64_t p = 0;
+    if (!S->prim_sum && (!cana || !canb)) {
+        /* the team that can complete wins if it does: which suits it lacks is all that matters */
+        const int *v = cana ? a : b;
+        int shift = cana ? 4 : 0; /* the other team's nibbles are 14 */
+        for (int st = 0; st < 4; st++)
+            p |= (uint64_t)(14 << shift | (v[st] ? 13 : 0) << (4 - shift)) << (8 * st);
+        return p | (uint64_t)(cana ? 1 : 2) << 32;
+    }
+    int d = 128;
+    for (int st = 0; st < 4; st++) {
+        int na, nb;
+        if (a[st] >= r[st]) { na = 15; d += a[st]; } else na = PVLEVEL[a[st]];
+        if (b[st] >= r[st]) { nb = 15; d -= b[st]; } else nb = PVLEVEL[b[st]];
+        p |= (uint64_t)(na | nb << 4) << (8 * st);
+    }
+    return p | (uint64_t)d << 32;
+}
+
+/*
+ * What the piles already decide.  Returns the points that no future play can
+ * change; *summary gets what of team A's pile can still change the score (the
+ * rest of the key is where each card still in play is); *freecards gets the
+ * cards still in play whose suit can no longer matter (interchangeable with
+ * another card of their rank that is also free); *undecided the number of
+ * category points still open (a bound on how far the value can still move,
+ * besides scope and napola).
+ */
+static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
+                   int *cat_hi, int *cat_lo) {
+    uint64_t pa = S->pile[0], pb = S->pile[1];
+    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+    int off = 0, open = 0, chi = 0, clo = 0;
+    uint64_t sm = 0;
+    int ca = popc(pa), cb = popc(pb), nrem = popc(rem);
+    if (ca >= 21) off++;
+    else if (cb >= 21) off--;
+    else {
+        sm |= (uint64_t)(ca + 1); open++;
+        chi += ca + nrem > 20; clo -= cb + nrem > 20;
+    }
+    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), drem = popc(rem & DENARI_MASK);
+    int den_done = 1;
+    if (da >= 6) off++;
+    else if (db >= 6) off--;
+    else if (da == 5 && db == 5) ;
+    else {
+        sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0;
+        chi += da + drem > 5; clo -= db + drem > 5;
+    }
+    if (pa >> SETTEBELLO & 1) off++;
+    else if (pb >> SETTEBELLO & 1) off--;
+    else { open++; chi++; clo--; }
+    if (S->re_bello) {
+        if (pa >> RE_BELLO & 1) off++;
+        else if (pb >> RE_BELLO & 1) off--;
+        else { open++; chi++; clo--; }
+    }
+    if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
+    /* primiera */
+    int a[4], b[4], r[4];
+    int mina = 0, maxa = 0, minb = 0, maxb = 0, compa = 1, compb = 1, cana = 1, canb = 1;
+    best_pv4(pa, a);
+    best_pv4(pb, b);
+    best_pv4(rem, r);
+    for (int st = 0; st < 4; st++) {
+        mina += a[st]; minb += b[st];
+        maxa += a[st] > r[st] ? a[st] : r[st];
+        maxb += b[st] > r[st] ? b[st] : r[st];
+        if (!a[st]) { compa = 0; if (!r[st]) cana = 0; }
+        if (!b[st]) { compb = 0; if (!r[st]) canb = 0; }
+    }
+    int pres = 2; /* 2 = open, else the decided point */
+    int fixed = (mina == maxa && minb == maxb);
+    if (S->prim_sum) {
+        if (mina > maxb) pres = 1;
+        else if (minb > maxa) pres = -1;
+        else if (fixed) pres = more(mina, minb);
+    } else {
+        if (!cana && !canb) pres = 0;
+        else if (compa && !canb) pres = 1;
+        else if (compb && !cana) pres = -1;
+        else if (compa && mina > maxb) pres = 1;
+        else if (compb && minb > maxa) pres = -1;
+        else if (compa && compb && fixed) pres = more(mina, minb);
+    }
+    uint64_t freec = 0;
+    if (pres != 2) {
+        off += pres;
+        freec = rem;
+    } else {
+        open++;
+        if (S->prim_sum) { chi += maxa > minb; clo -= maxb > mina; }
+        else {
+            chi += cana && (!compb || maxa > minb);
+            clo -= canb && (!compa || maxb > mina);
+        }
+        if (S->opts & OPT_CANON) sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
+        for (int st = 0; st < 4; st++) {
+            if (!(S->opts & OPT_CANON)) sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
+            /* a card of this suit worth no more than both teams' best changes nothing */
+            int lim = a[st] < b[st] ? a[st] : b[st];
+            freec |= SCATTER[RANKS_UPTO[lim]] << st;
+        }
+        freec &= rem;
+    }
+    /* Denari keep their suit while denari, settebello, re bello or napola are open */
+    freec &= ~(1ULL << SETTEBELLO);
+    if (!den_done || S->napola) freec &= ~DENARI_MASK;
+    if (S->re_bello) freec &= ~(1ULL << RE_BELLO);
+    *summary = sm;
+    *freecards = freec;
+    *undecided = open;
+    *cat_hi = chi;
+    *cat_lo = clo;
+    return off;
+}
+
+/* decided(), remembered per (piles, cards in play) */
+static inline int decided_cached(Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
+                                 int *cat_hi, int *cat_lo) {
+    uint64_t pa = S->pile[0], pb = S->pile[1];
+    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+    Decided *d = S->dcache + (mix64(pa * 0x9E3779B97F4A7C15ULL ^ pb) & (DCACHE - 1));
+    if (!(d->used && d->pa == pa && d->pb == pb && d->rem == rem)) {
+        int open, chi, clo;
+        uint64_t sm, fc;
+        int off = decided(S, &sm, &fc, &open, &chi, &clo);
+        d->pa = pa; d->pb = pb; d->rem = rem; d->summary = sm; d->freec = fc;
+        d->off = (int16_t)off; d->open = (int16_t)open; d->chi = (int16_t)chi; d->clo = (int16_t)clo;
+        d->used = 1;
+    }
+    *summary = d->summary; *freecards = d->freec; *undecided = d->open;
+    *cat_hi = d->chi; *cat_lo = d->clo;
+    return d->off;
+}
+
+
+#endif /* SCOPONE_SCORE_H */

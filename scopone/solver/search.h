@@ -1,0 +1,362 @@
+/*
+ * The search: fail-soft alpha-beta with the table (ab), the plain search
+ * of the last cards (ab_small) and the last round played out (last_round).
+ */
+#ifndef SCOPONE_SEARCH_H
+#define SCOPONE_SEARCH_H
+
+#include "table.h"
+
+/* ------------------------------------------------------------------ search */
+static int check_interrupt(Solver *S) {
+    if (S->stop_requested) {
+        S->aborted = 1;
+        return 1;
+    }
+    if (S->has_deadline) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > S->end.tv_sec || (now.tv_sec == S->end.tv_sec && now.tv_nsec >= S->end.tv_nsec)) {
+            S->aborted = 1;
+            return 1;
+        }
+    }
+    /* the search runs without the GIL (other threads, e.g. a progress display,
+     * keep running); take it back to let Python run its signal handlers */
+    PyEval_RestoreThread(S->tstate);
+    int sig = PyErr_CheckSignals();
+    S->tstate = PyEval_SaveThread();
+    if (sig < 0) {
+        S->aborted = 1;
+        S->py_error = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
+
+#ifndef DEEPTT_MIN
+#define DEEPTT_MIN 5 /* with OPT_DEEPTT: the fewest cards left searched with the table */
+#endif
+#ifndef SMALLBOUNDS_MIN
+#define SMALLBOUNDS_MIN 5
+#endif
+/*
+ * The last round: every seat still to play holds one card, so the play is
+ * forced but for the choice between capture options.  Plays it out on local
+ * copies of the state (no make/unmake, no move ordering, no bounds).
+ */
+static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, const uint64_t pile[2],
+                      const int scope[2], int last, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
+    int sc = scope[0] - scope[1];
+    if (!left) return score_piles(S, pile[0], pile[1]) + sc;
+    if (left > 1) {
+        /* the categories end in [cat_lo, cat_hi]; each play but the last makes at most one scopa */
+        int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
+        int hi = cat_hi + sc + plays_a, lo = cat_lo + sc - plays_b;
+        if (hi <= alpha) { S->bound_cuts++; return hi; }
+        if (lo >= beta) { S->bound_cuts++; return lo; }
+    }
+    int c = __builtin_ctzll(S->hand[seat]);
+    int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, freec & table,
+                       freec != 0, ms, 0);
+    if (n < 0 || (ms - S->mstack) + n + 4096 > MOVE_STACK) { /* cannot happen: checked anyway */
+        S->py_error = 2;
+        S->aborted = 1;
+        return 0;
+    }
+    int maximise = (seat & 1) == 0;
+    int best = maximise ? -S->inf : S->inf;
+    for (int i = 0; i < n; i++) {
+        uint64_t t = table, p[2] = {pile[0], pile[1]};
+        int sco[2] = {scope[0], scope[1]}, l = last;
+        S->nodes++;
+        S->by_left[left - 1]++;
+        apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t, p, sco, &l);
+        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, cat_lo, cat_hi, freec);
+        if (maximise) {
+            if (v > best) { best = v; if (v > alpha) alpha = v; }
+        } else {
+            if (v < best) { best = v; if (v < beta) beta = v; }
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+/* whether the rest of the deal is one round: the seats still to play hold one card each */
+static inline int in_last_round(const Solver *S) {
+    int left = S->cards_left;
+    if (left > 4) return 0;
+    for (int i = 0; i < 4; i++)
+        if (popc(S->hand[(S->to_move + i) & 3]) != (i < left)) return 0;
+    return 1;
+}
+
+/* the last plays: no table, no ordering, nothing but the rules */
+static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
+    if (S->cards_left == 0)
+        return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+    {
+        /* the categories end in [cat_lo, cat_hi] (what was still open where the
+         * plain search began); each play but the last makes at most one scopa */
+        int sc = S->scope[0] - S->scope[1];
+        int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
+        if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
+        if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
+        int hi = cat_hi + sc + na, lo = cat_lo + sc - nb;
+        if (hi <= alpha) { S->bound_cuts++; return hi; }
+        if (lo >= beta) { S->bound_cuts++; return lo; }
+    }
+    if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
+        return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile, S->scope, S->last,
+                          alpha, beta, cat_lo, cat_hi, freec);
+    if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
+        /* every category is monotone in the cards a team takes: the best A can
+         * reach is all cards still in play going to A, plus its possible scope */
+        uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+        int sc = S->scope[0] - S->scope[1];
+        /* scope only add to these: look at them when the categories alone would cut */
+        int hi = score_piles(S, S->pile[0] | rem, S->pile[1]) + sc;
+        if (hi <= alpha && (hi += scope_max(S, 0)) <= alpha) { S->bound_cuts++; return hi; }
+        int lo = score_piles(S, S->pile[0], S->pile[1] | rem) + sc;
+        if (lo >= beta && (lo -= scope_max(S, 1)) >= beta) { S->bound_cuts++; return lo; }
+    }
+    Move *ms = S->mstack + sp;
+    int n = gen_moves(S, ms, freec);
+    if (n < 0 || sp + n + 4096 > MOVE_STACK) { /* cannot happen with 8 cards in hand: checked anyway */
+        S->py_error = 2;
+        S->aborted = 1;
+        return 0;
+    }
+    if (S->opts & OPT_ORDER) {
+        /* sweeps first, then other captures, then lay-downs */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (ms[i].cap == S->table && ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
+        for (int i = k; i < n; i++)
+            if (ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
+    }
+    int maximise = (S->to_move & 1) == 0;
+    int best = maximise ? -S->inf : S->inf;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        S->nodes++;
+        S->by_left[S->cards_left - 1]++;
+        make(S, ms[i].card, ms[i].cap, &u);
+        int v = ab_small(S, sp + n, alpha, beta, cat_lo, cat_hi, freec);
+        unmake(S, &u);
+        if (maximise) {
+            if (v > best) { best = v; if (v > alpha) alpha = v; }
+        } else {
+            if (v < best) { best = v; if (v < beta) beta = v; }
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+static int ab(Solver *S, int sp, int alpha, int beta) {
+    S->nodes++;
+    S->by_left[S->cards_left]++;
+    if (S->nodes >= S->next_check) {
+        S->next_check = S->nodes + 100000;
+        if (check_interrupt(S)) return 0;
+    }
+    if (S->aborted) return 0;
+    if (S->cards_left == 0)
+        return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+
+    if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4)) {
+        int cat_lo = -S->inf, cat_hi = S->inf;
+        uint64_t fc = 0;
+        if (S->opts & (OPT_RANGE | OPT_SMALLEQUIV)) {
+            /* what the categories can still end at, for cheap bounds in the plain
+             * search, and the cards whose suit no longer matters (both only
+             * narrow as cards are taken, so they hold in the whole subtree) */
+            uint64_t sm;
+            int open, chi, clo, dec = decided_cached(S, &sm, &fc, &open, &chi, &clo);
+            int nap = S->napola ? 10 : 0;
+            if (S->opts & OPT_RANGE) { cat_lo = dec + clo - nap; cat_hi = dec + chi + nap; }
+            if (!(S->opts & OPT_SMALLEQUIV)) fc = 0;
+        }
+        return ab_small(S, sp, alpha, beta, cat_lo, cat_hi, fc);
+    }
+    /* the slot depends on the card locations only: fetch it while the pile summary is computed */
+    uint64_t key = 0;
+    if (S->use_tt) {
+        if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) return 0;
+        key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
+        __builtin_prefetch(bucket_at(S, key, S->cards_left));
+    }
+    int opts = S->opts;
+    int off = S->scope[0] - S->scope[1];
+    uint64_t summary = 0, freec = 0;
+    int open = 0;
+    if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS)) {
+        int chi = 0, clo = 0;
+        int dec = decided_cached(S, &summary, &freec, &open, &chi, &clo);
+        if (opts & OPT_SUMMARY) off += dec;
+        else summary = S->pile[0];
+        if (opts & OPT_BOUNDS) {
+            /* sure bounds: open categories are worth one point each; each play
+             * except the last can at most make one scopa; napola moves up to 10 */
+            int base = S->scope[0] - S->scope[1] + dec;
+            int hi = base + open, lo = base - open;
+            int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
+            /* the very last play of the deal never makes a scopa */
+            int lastseat = (S->to_move + S->cards_left - 1) & 3;
+            if (lastseat & 1) nb--; else na--;
+            hi += na; lo -= nb;
+            if (opts & OPT_TIGHT) {
+                /* scope only widen these: count them when the categories alone would cut */
+                hi = base + chi;
+                lo = base + clo;
+                if (hi <= alpha) hi += scope_max(S, 0); else hi = S->inf - 1;
+                if (lo >= beta) lo -= scope_max(S, 1); else lo = -S->inf + 1;
+            }
+            if (S->napola) { hi += 10; lo -= 10; }
+            if (hi <= alpha) { S->bound_cuts++; return hi; }
+            if (lo >= beta) { S->bound_cuts++; return lo; }
+        }
+        if (!(opts & OPT_EQUIV)) freec = 0;
+    } else {
+        summary = S->pile[0];
+    }
+
+    uint64_t ttmove = NO_MOVE, check = 0, loc = 0;
+    int have = 0, tlo = -TT_NONE, thi = TT_NONE;
+    int sdiff = S->scope[0] - S->scope[1];
+    if (S->use_tt) {
+        loc = S->z2 ^ ZMOVER2[S->to_move][S->last + 1];
+        check = loc ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL);
+        if (sp == 0) { S->root_key = key; S->root_check = check; S->root_keyed = 1; }
+        Entry *e = probe(S, key, check);
+        int lo = -S->inf, hi = S->inf;
+        if (e) {
+            have = 1;
+            tlo = e->lo; thi = e->hi;
+            if (tlo > -TT_NONE) lo = tlo + off;
+            if (thi < TT_NONE) hi = thi + off;
+            ttmove = entry_move(e);
+        }
+        if (opts & OPT_DOMINANCE) {
+            /* the other piles met with these cards in play: a bound for a pile
+             * no better (worse) for A is a lower (upper) bound here too */
+            Entry *b = bucket_at(S, key, S->cards_left);
+            for (int j = 0; j < 2; j++) {
+                Entry *x = b + j;
+                if (x == e || x->key != key || !key || (x->move >> 54) != (loc >> 54)) continue;
+                int order = pile_order(S, S->pile[0], entry_pile(x));
+                if ((order & 1) && x->lo > -TT_NONE && x->lo + x->dec + sdiff > lo) lo = x->lo + x->dec + sdiff;
+                if ((order & 2) && x->hi < TT_NONE && x->hi + x->dec + sdiff < hi) hi = x->hi + x->dec + sdiff;
+                if (ttmove == NO_MOVE) ttmove = entry_move(x);
+            }
+        }
+        if (e || lo > -S->inf || hi < S->inf) {
+            if (lo >= beta || lo == hi) { S->tt_hits++; return lo; }
+            if (hi <= alpha) { S->tt_hits++; return hi; }
+            if (lo > alpha) alpha = lo;
+            if (hi < beta) beta = hi;
+        }
+    }
+    int a0 = alpha, b0 = beta;
+    int maximise = (S->to_move & 1) == 0;
+    Move *ms = S->mstack + sp;
+    int n = gen_moves(S, ms, freec);
+    if (n < 0 || sp + n + 4096 > MOVE_STACK) {
+        if (!S->aborted) {
+            S->py_error = 2; /* raised once the GIL is back (Solver_search) */
+            S->aborted = 1;
+        }
+        return 0;
+    }
+    int team = S->to_move & 1;
+    if (S->use_tt && S->cards_left - 1 > S->small && S->cards_left - 1 > ((opts & OPT_LAST) ? 4 : 0)) {
+        /* the children's slots, fetched while the moves are ordered (most nodes search one child) */
+        uint64_t base = S->z1;
+        int seat = S->to_move, next = (seat + 1) & 3;
+        for (int i = 0; i < n && i < 8; i++) {
+            int c = ms[i].card;
+            uint64_t k = base ^ Z1[c][seat];
+            if (ms[i].cap) {
+                for (uint64_t m = ms[i].cap; m; m &= m - 1) k ^= Z1[__builtin_ctzll(m)][4];
+                k ^= ZMOVER[next][team + 1];
+            } else k ^= Z1[c][4] ^ ZMOVER[next][S->last + 1];
+            __builtin_prefetch(bucket_at(S, k, S->cards_left - 1));
+        }
+    }
+    if (opts & OPT_ORDER) {
+        for (int i = 0; i < n; i++) {
+            int hist = (opts & OPT_HISTORY) ? S->history[ms[i].card][team] : 0;
+            if ((opts & OPT_KILLER) && ms[i].card == S->killer[S->cards_left]) hist += 2500;
+            ms[i].score = (opts & OPT_ORDER2) ? order_score2(S, ms + i, hist) : order_score(S, ms + i, hist);
+            if (ttmove != NO_MOVE && (int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap)
+                ms[i].score = 1 << 30;
+        }
+    }
+    uint64_t nodes0 = S->nodes;
+    int best = maximise ? -S->inf : S->inf;
+    uint64_t bestmove = NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        if (opts & OPT_ORDER) {
+            int bi = i;
+            for (int j = i + 1; j < n; j++)
+                if (ms[j].score > ms[bi].score) bi = j;
+            if (bi != i) { Move t = ms[i]; ms[i] = ms[bi]; ms[bi] = t; }
+        }
+        Undo u;
+        make(S, ms[i].card, ms[i].cap, &u);
+        int v = ab(S, sp + n, alpha, beta);
+        unmake(S, &u);
+        if (S->aborted) return 0;
+        if (maximise) {
+            if (v > best) {
+                best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;
+                if (v > alpha) alpha = v;
+            }
+        } else {
+            if (v < best) {
+                best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;
+                if (v < beta) beta = v;
+            }
+        }
+        if (alpha >= beta) {
+            if ((opts & OPT_HISTORY) && !ms[i].cap) S->history[ms[i].card][team] += 1;
+            S->cuts++;
+            S->killer[S->cards_left] = ms[i].card;
+            if (i == 0) S->cut_first++;
+            break;
+        }
+    }
+    if (alpha < beta) { /* no cut-off: every move was searched */
+        S->all_nodes[S->cards_left]++;
+        S->all_moves[S->cards_left] += (uint64_t)n;
+        S->all_hand[S->cards_left] += (uint64_t)popc(S->hand[S->to_move]);
+    }
+    if (S->use_tt) {
+        int rel = best - off;
+        if (rel > 100) rel = 100;
+        if (rel < -100) rel = -100; /* cannot happen: deal values are small */
+        int lo = -TT_NONE, hi = TT_NONE;
+        Entry *e = probe(S, key, check); /* the subtree may have moved it */
+        if (e) { lo = e->lo; hi = e->hi; }
+        else if (have) { lo = tlo; hi = thi; }
+        if (best <= a0) { if (rel < hi) hi = rel; }
+        else if (best >= b0) { if (rel > lo) lo = rel; }
+        else lo = hi = rel;
+        int w = ilog2(S->nodes - nodes0) + 1;
+        if (!e) e = slot_for(S, key, w);
+        else if (w > e->work) e->work = (uint8_t)w;
+        e->check = check;
+        e->lo = (int8_t)lo; e->hi = (int8_t)hi;
+        e->dec = (int8_t)(off - sdiff);
+        entry_set(e, bestmove, S->pile[0], loc);
+        S->tt_stores++;
+    }
+    return best;
+}
+
+
+#endif /* SCOPONE_SEARCH_H */

@@ -1,0 +1,143 @@
+/*
+ * The search core's types: the options, a move, a table entry, the Solver
+ * (a Python object: the binding is _core.c) and the state it searches.
+ *
+ * The core is one translation unit: _core.c includes these headers once each,
+ * in the order of their dependencies (solver.h, bits.h, score.h, moves.h,
+ * bounds.h, table.h, search.h), so the compiler inlines across them.
+ */
+#ifndef SCOPONE_SOLVER_H
+#define SCOPONE_SOLVER_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MAXPLY 44
+#define MOVE_STACK (1 << 17)
+#define NO_MOVE UINT64_MAX
+#define ALL40 ((1ULL << 40) - 1)
+#define DENARI_MASK 0x1111111111ULL
+#define SETTEBELLO 24
+#define RE_BELLO 36
+
+/* search options (bit flags); OPT_DEFAULT is everything that pays */
+#define OPT_ORDER 1    /* TT move first, then heuristic order: scope, captures */
+#define OPT_EQUIV 2    /* play one of several interchangeable cards only */
+#define OPT_BOUNDS 4   /* cut when the window is outside what is still possible */
+#define OPT_SUMMARY 8  /* key on a summary of the piles, values relative to decided points */
+#define OPT_HISTORY 16 /* history heuristic for quiet moves (off by default: it costs nodes) */
+#define OPT_SMALL 32  /* plain search of the last SMALL_CARDS cards, no table */
+#define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
+#define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
+#define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
+#define OPT_LAST 512 /* the last round played out directly */
+#define OPT_RANGE 1024 /* bounds in the plain search from the categories still open at its start */
+#define OPT_SMALLEQUIV 2048 /* equivalent cards in the plain search too */
+#define OPT_DEEPTT 4096 /* with OPT_SMALL: the table down to DEEPTT_MIN cards left, the plain search below */
+#define OPT_ORDER2 8192 /* with OPT_ORDER: captures by scopa, settebello, Denari, cards; lay-downs over 10 first */
+#define OPT_CANON 16384 /* with OPT_SUMMARY: primiera keyed on the fixed suits' sum and the open suits' values */
+#define OPT_NOSCOPA 32768 /* no scopa is left once a table card outranks every card in hand */
+#define OPT_DOMINANCE 65536 /* bounds of the same cards in play with piles worse or better for A */
+#define OPT_ALL 131071
+/* history and killers cost nodes here; bounds in the plain search cost more time than they save */
+/* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
+ * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none */
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON)
+
+typedef struct {
+    uint64_t cap;   /* captured table cards, 0 = laid down */
+    int32_t card;
+    int32_t score;  /* ordering score */
+} Move;
+
+/*
+ * 32 bytes: a bucket of two is one aligned 64-byte cache line.  Besides the
+ * bounds for its key, an entry keeps one pile of team A its bounds hold for
+ * (with that pile's decided points), so that positions with the same cards in
+ * play but other piles can use them where the piles are ordered (OPT_DOMINANCE).
+ */
+typedef struct {
+    uint64_t key;    /* hash of the card locations, the mover and the last capturer (gives the slot); 0: empty */
+    uint64_t move;   /* bits 0-45 the best move (card | captured << 6, all ones: none), 46-53 pile A's
+                      * cards 32-39, 54-63 the top bits of the second hash of the locations alone */
+    uint64_t check;  /* a second, independent hash of the locations, with the pile summary */
+    int8_t lo, hi;   /* bounds relative to the decided points (+-127 = none) */
+    uint8_t work;    /* log2 of the subtree size, for replacement */
+    int8_t dec;      /* the decided points (scope excluded) of the pile below */
+    uint32_t pile_lo; /* pile A's cards 0-31 */
+} Entry;
+#define TT_NONE 127
+#define MOVE_BITS ((1ULL << 46) - 1)
+
+static inline uint64_t entry_move(const Entry *e) {
+    uint64_t m = e->move & MOVE_BITS;
+    return m == MOVE_BITS ? NO_MOVE : m;
+}
+
+static inline uint64_t entry_pile(const Entry *e) {
+    return (uint64_t)e->pile_lo | ((e->move >> 46) & 255) << 32;
+}
+
+static inline void entry_set(Entry *e, uint64_t move, uint64_t pile_a, uint64_t loc) {
+    e->move = (move == NO_MOVE ? MOVE_BITS : move & MOVE_BITS) | (pile_a >> 32 & 255) << 46 | (loc >> 54) << 54;
+    e->pile_lo = (uint32_t)pile_a;
+}
+
+/* what decided() found for one (pile A, pile B, cards in play) */
+typedef struct {
+    uint64_t pa, pb, rem, summary, freec;
+    int16_t off, open, chi, clo;
+    uint64_t used;
+} Decided;
+#define DCACHE 4096
+
+typedef struct {
+    PyObject_HEAD
+    /* rules */
+    int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola, quindici;
+    int npat[11];
+    uint64_t pat[11][128];
+    uint64_t fit[11][1024][2]; /* patterns whose ranks are all among a set of table ranks */
+    /* options */
+    int use_tt, opts, small;
+    /* transposition table (allocated on first use) */
+    Entry *tt;
+    void *tt_raw; /* what to free: tt is tt_raw aligned to 64 bytes */
+    Entry *tt2;   /* OPT_DEEPTT: the nodes of the last SMALL_CARDS cards have a table of their own */
+    void *tt2_raw;
+    uint64_t tt2_mask;
+    size_t tt2_bytes;
+    uint64_t tt_mask, tt_grow_at;
+    size_t tt_bytes, tt_limit_bytes;
+    uint64_t tt_entries;
+    /* statistics */
+    uint64_t next_check;
+    uint64_t nodes, tt_hits, tt_stores, cuts, cut_first, bound_cuts;
+    uint64_t by_left[41]; /* nodes by cards left in the hands */
+    uint64_t all_nodes[41], all_moves[41], all_hand[41]; /* searched nodes without a cut-off */
+    /* the position being searched */
+    uint64_t hand[4], table, pile[2];
+    int scope[2], to_move, last, cards_left;
+    int inf; /* the root's value limit (Position.value_limit): every value lies in (-inf, inf) */
+    uint64_t z1, z2;  /* Zobrist hashes of the card locations */
+    /* interruption */
+    int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
+    int busy;                            /* a search is running (the GIL is released meanwhile) */
+    volatile int stop_requested;         /* set by stop() from another thread: searches give up */
+    PyThreadState *tstate;
+    struct timespec end;
+    /* move stack */
+    Move *mstack;
+    int32_t history[40][2];
+    int killer[44];
+    uint64_t root_key, root_check;
+    int root_keyed;
+    Decided dcache[DCACHE]; /* decided() depends on the piles only: lay-downs and transpositions reuse it */
+} Solver;
+
+
+#endif /* SCOPONE_SOLVER_H */

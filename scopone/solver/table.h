@@ -1,0 +1,154 @@
+/*
+ * The transposition table: buckets of two entries (one cache line), the
+ * deep table of OPT_DEEPTT, pile dominance between entries, growth within
+ * the memory bound.
+ */
+#ifndef SCOPONE_TABLE_H
+#define SCOPONE_TABLE_H
+
+#include "bounds.h"
+
+#ifndef SMALL_CARDS
+#define SMALL_CARDS 8 /* cards left for the plain search (measured: 6, 7, 9, 10 slower) */
+#endif
+
+/* ------------------------------------------------------------------ table */
+/*
+ * The bucket of a key at a node with `left` cards in hand.  The nodes of the
+ * last SMALL_CARDS cards (OPT_DEEPTT) use a small table of their own that
+ * stays in the processor's cache: their subtrees are small, so a probe that
+ * waits for main memory costs about as much as the subtree, and their
+ * transpositions are near one another in the search.
+ */
+static inline Entry *bucket_at(const Solver *S, uint64_t key, int left) {
+    if (S->tt2 && left <= SMALL_CARDS) return S->tt2 + (key & S->tt2_mask & ~1ULL);
+    return S->tt + (key & S->tt_mask & ~1ULL);
+}
+
+static inline Entry *probe(Solver *S, uint64_t key, uint64_t check) {
+    Entry *b = bucket_at(S, key, S->cards_left);
+    if (b[0].key == key && b[0].check == check && key) return b;
+    if (b[1].key == key && b[1].check == check && key) return b + 1;
+    return NULL;
+}
+
+/*
+ * How pile A compares with pile E for team A, the cards in play being the same
+ * (so both piles split the same captured cards): bit 0 if A's is at least as
+ * good in every respect the score is monotone in (A's cards, Denari, the
+ * settebello, re bello, napola's Denari, each suit's best primiera value; B's
+ * suit values no better), bit 1 if at most as good.  Every category grows with
+ * a team's pile and the future plays do not depend on the piles, so the value
+ * (scope excluded) is ordered the same way.
+ */
+static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
+    uint64_t cap = S->pile[0] | S->pile[1];
+    if (pe & ~cap) return 0; /* not the same captured cards: a hash collision */
+    int ge = 1, le = 1, d;
+#define ORDER_BY(x) do { d = (x); if (d < 0) ge = 0; else if (d > 0) le = 0; } while (0)
+    ORDER_BY(popc(pa) - popc(pe));
+    ORDER_BY(popc(pa & DENARI_MASK) - popc(pe & DENARI_MASK));
+    ORDER_BY((int)(pa >> SETTEBELLO & 1) - (int)(pe >> SETTEBELLO & 1));
+    if (S->re_bello) ORDER_BY((int)(pa >> RE_BELLO & 1) - (int)(pe >> RE_BELLO & 1));
+    if (S->napola) {
+        if ((pe & DENARI_MASK) & ~pa) ge = 0;
+        if ((pa & DENARI_MASK) & ~pe) le = 0;
+    }
+    if (!ge && !le) return 0;
+    int a[4], e[4], ab[4], eb[4];
+    best_pv4(pa, a); best_pv4(pe, e);
+    best_pv4(cap & ~pa, ab); best_pv4(cap & ~pe, eb);
+    for (int st = 0; st < 4; st++) {
+        ORDER_BY(a[st] - e[st]);
+        ORDER_BY(eb[st] - ab[st]);
+    }
+#undef ORDER_BY
+    return ge | le << 1;
+}
+
+/* a slot for a new entry: slot 0 keeps the bigger subtree, slot 1 takes the rest */
+static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
+    Entry *b = bucket_at(S, key, S->cards_left), *e;
+    int count = b < S->tt2 || !S->tt2 || b >= S->tt2 + S->tt2_mask + 1; /* the main table grows */
+    if (!b[0].key || b[0].work <= w) {
+        if (b[0].key) {
+            if (!b[1].key) S->tt_entries += count;
+            b[1] = b[0];
+        } else S->tt_entries += count;
+        e = b;
+    } else {
+        if (!b[1].key) S->tt_entries += count;
+        e = b + 1;
+    }
+    e->key = key;
+    e->work = (uint8_t)w;
+    return e;
+}
+
+/* zeroed memory for the table, aligned to a cache line (huge pages were
+ * measured: the kernel's zeroing of them cost more than the TLB misses saved) */
+static Entry *table_alloc(size_t bytes, void **raw) {
+    *raw = calloc(bytes + 64, 1);
+    if (!*raw) return NULL;
+    return (Entry *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63);
+}
+
+/* no Python calls here: it runs inside the search, without the GIL */
+static int set_tt(Solver *S, size_t n) {
+    S->tt = table_alloc(n * sizeof(Entry), &S->tt_raw);
+    if (!S->tt) return -1;
+    S->tt_mask = n - 1;
+    S->tt_bytes = n * sizeof(Entry);
+    S->tt_entries = 0;
+    /* grow when 3/4 full, unless the next size would pass the memory bound */
+    S->tt_grow_at = (2 * S->tt_bytes + S->tt2_bytes <= S->tt_limit_bytes) ? n / 4 * 3 : UINT64_MAX;
+    return 0;
+}
+
+static int grow_tt(Solver *S) {
+    Entry *old = S->tt;
+    void *old_raw = S->tt_raw;
+    size_t n = (size_t)S->tt_mask + 1;
+    if (set_tt(S, 2 * n) < 0) {
+        S->tt = old; S->tt_raw = old_raw; S->tt_mask = n - 1; S->tt_bytes = n * sizeof(Entry); S->tt_grow_at = UINT64_MAX;
+        return 0; /* keep searching with the table we have */
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!old[i].key) continue;
+        Entry *b = S->tt + (old[i].key & S->tt_mask & ~1ULL);
+        Entry *e = !b[0].key ? b : !b[1].key ? b + 1 : (b[0].work < b[1].work ? b : b + 1);
+        if (!e->key) S->tt_entries++;
+        *e = old[i];
+    }
+    free(old_raw);
+    return 0;
+}
+
+
+static void free_tables(Solver *S) {
+    free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
+    free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
+}
+
+#ifndef DEEP_TABLE_BYTES
+#define DEEP_TABLE_BYTES (4u << 20)
+#endif
+static int alloc_tt(Solver *S) {
+    if (S->tt) return 0;
+    if ((S->opts & OPT_DEEPTT) && (S->opts & OPT_SMALL) && !S->tt2) {
+        /* a quarter of the memory at most; the main table has the rest */
+        size_t bytes = DEEP_TABLE_BYTES;
+        while (bytes > S->tt_limit_bytes / 4 && bytes > 64 * sizeof(Entry)) bytes /= 2;
+        S->tt2 = table_alloc(bytes, &S->tt2_raw);
+        if (!S->tt2) { PyErr_NoMemory(); return -1; }
+        S->tt2_bytes = bytes;
+        S->tt2_mask = bytes / sizeof(Entry) - 1;
+    }
+    size_t n = 1 << 15;
+    while (n * sizeof(Entry) > S->tt_limit_bytes - S->tt2_bytes && n > 64) n /= 2;
+    if (set_tt(S, n) < 0) { PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+
+#endif /* SCOPONE_TABLE_H */
