@@ -107,11 +107,12 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
 
 
-def run(positions, mode: str, options, time_limit: float | None, engine: str = "c", threads: int = 1):
+def run(positions, mode: str, options, time_limit: float | None, engine: str = "c", threads: int = 1,
+        memory_mb: float | None = None):
     rows = []
     for seed, pos in positions:
         # as solve(threads=N) builds them: the memory bound shared out between the tables
-        backend, helpers = make_backends(pos, engine, time_limit, threads=threads,
+        backend, helpers = make_backends(pos, engine, time_limit, memory_mb, threads=threads,
                                          options=options if engine == "c" else None)
         t0 = time.perf_counter()
         r = solve_with(backend, pos, mode, line=False, helpers=helpers)
@@ -187,6 +188,8 @@ def main(argv=None) -> int:
     ap.add_argument("--reference-count", type=int, default=5, help="positions per N for the reference")
     ap.add_argument("--count", type=int, default=20, help="positions per N")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per position")
+    ap.add_argument("--memory", type=float, default=None,
+                    help="table memory bound in MB for all threads together (default: the core's, 256)")
     ap.add_argument("--regenerate", action="store_true", help="rewrite benchmarks/positions/*.txt")
     ap.add_argument("--write-corpus", action="store_true", help="rewrite tests/data/solved/core.jsonl")
     ap.add_argument("--depth-profile", action="store_true",
@@ -203,16 +206,16 @@ def main(argv=None) -> int:
           f"{'TThit':>7} {'TT MB':>7} {'done':>6}")
     for n in range(args.min_n, args.max_n + 1):
         positions = load(n)[: args.count]
-        main_rows = run(positions, args.mode, args.options, args.time_limit)
+        main_rows = run(positions, args.mode, args.options, args.time_limit, memory_mb=args.memory)
         s_main = summarise(f"core:{args.options}", n, main_rows)
         if args.depth_profile:
             print_profile(n, main_rows)
         if args.baseline:
-            base_rows = run(positions, args.mode, args.baseline, args.time_limit)
+            base_rows = run(positions, args.mode, args.baseline, args.time_limit, memory_mb=args.memory)
             s_base = summarise(f"core:{args.baseline}", n, base_rows)
             compare("baseline/core", base_rows, s_base, main_rows, s_main)
         if args.threads > 1:
-            par_rows = run(positions, args.mode, args.options, args.time_limit, threads=args.threads)
+            par_rows = run(positions, args.mode, args.options, args.time_limit, threads=args.threads, memory_mb=args.memory)
             s_par = summarise(f"{args.threads} threads", n, par_rows)
             compare(f"1 thread/{args.threads} threads", main_rows, s_main, par_rows, s_par)
         if n <= args.reference_max_n:
