@@ -8,6 +8,7 @@ as ``seed<TAB>position line`` in ``benchmarks/positions/nN.txt``.
     python benchmarks/solve.py --max-n 8 --mode all
     python benchmarks/solve.py --baseline plain      # also time a baseline core config
     python benchmarks/solve.py --threads 2           # also solve on 2 threads: wall-clock speed-up
+    python benchmarks/solve.py --min-n 8 --max-n 8 --count 1 --memory 4096   # a bigger table
     python benchmarks/solve.py --regenerate          # rewrite the position files
 
 Prints one table per configuration: median, p90 and max time per position,
