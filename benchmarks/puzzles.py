@@ -1,7 +1,7 @@
 """Benchmark of the puzzle generator: accepted puzzles per CPU-minute, and what they are.
 
     python benchmarks/puzzles.py [--cards 5] [--n 20] [--seed 1] [--engine auto]
-                                 [--min-margin 2] [--view all|seat] [--players heuristic]
+                                 [--min-margin 2] [--no-swing] [--view all|seat] [--players heuristic]
     python benchmarks/puzzles.py --cards 5,6 --n 10       # one run per size, one table each
     python benchmarks/puzzles.py --cards 7 --candidates 6   # CPU time of each of the first 6 candidates
     python benchmarks/puzzles.py --file examples/puzzles.json   # only describe a puzzle file
@@ -83,6 +83,7 @@ def main() -> None:
     ap.add_argument("--candidates", type=int, default=0,
                     help="time each of the first K candidates instead of generating --n puzzles")
     ap.add_argument("--min-margin", type=int, default=2, help="the answer's least lead (default 2)")
+    ap.add_argument("--no-swing", action="store_true", help="refuse 1-point margins even for a clear swing")
     ap.add_argument("--view", default="all", choices=["all", "seat"])
     ap.add_argument("--players", default="heuristic", help="comma-separated player specs for the self-play")
     ap.add_argument("--file", default=None, help="describe this puzzle file instead of generating")
@@ -113,13 +114,13 @@ def run(args, size: str) -> None:
         path = os.path.join(tmp, "bench.json")
         cpu0, wall0 = time.process_time(), time.perf_counter()
         data = generate(path, args.n, args.seed, cards=cards, engine=args.engine, min_margin=args.min_margin,
-                        view=args.view, players=players)
+                        view=args.view, players=players, swing=not args.no_swing)
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     puzzles = data["puzzles"]
     examined = sum(data["progress"].values())
     con = Console()
     t = Table(title=f"puzzle generation, {size} cards per hand, seed {args.seed}, engine {args.engine}, "
-                    f"min margin {args.min_margin}, view {args.view}, players {args.players}", title_justify="left")
+                    f"min margin {args.min_margin}{' (no swing)' if args.no_swing else ''}, view {args.view}, players {args.players}", title_justify="left")
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_row("accepted puzzles", str(len(puzzles)))
