@@ -350,10 +350,26 @@ def puzzles():
               help="Worker processes (default: the usable CPUs; the results are the same for any number).")
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
 @click.option("--scheduler", metavar="ADDRESS", default=None, help="Analyse the candidates on an existing Dask cluster.")
+@click.option("--min-margin", type=click.IntRange(min=1), default=2, show_default=True,
+              help="The answer's least lead in points over every other first move.")
+@click.option("--no-swing", is_flag=True,
+              help="Never accept a margin below --min-margin (by default 1 point is kept for a clear swing: "
+                   "a scopa, the settebello or the primiera).")
+@click.option("--view", type=click.Choice(["all", "seat"]), default="all", show_default=True,
+              help="seat: the answer must also be best seeing only the player's hand, over the hidden hands.")
+@click.option("--players", default="heuristic", show_default=True,
+              help="Comma-separated players whose self-play makes the candidates (e.g. heuristic,pimc:samples=4).")
+@click.option("--max-scope", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Leave out positions where a side has made more scope than this.")
+@click.option("--max-value", type=click.IntRange(min=0), default=4, show_default=True,
+              help="Leave out positions whose value is beyond this (the deal is decided).")
+@click.option("--seat-samples", type=click.IntRange(min=2), default=400, show_default=True,
+              help="With --view seat: deals of the hidden hands drawn when there are more than this.")
 @json_option
 @rules_option
 @handle_errors
-def puzzles_generate(count, seed, output, cards, themes, workers, engine, scheduler, as_json, rules_text):
+def puzzles_generate(count, seed, output, cards, themes, workers, engine, scheduler, min_margin, no_swing, view,
+                     players, max_scope, max_value, seat_samples, as_json, rules_text):
     """Generate puzzles into a JSON file, resuming if it exists."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -366,6 +382,9 @@ def puzzles_generate(count, seed, output, cards, themes, workers, engine, schedu
             raise ScoponeError(f"--themes: unknown theme {t!r} (themes: {', '.join(THEMES)})")
     rng = parse_cards_range(cards)
     rules = _rules_opt(rules_text)
+    specs = tuple(_player_spec(None, None, x.strip()) for x in players.split(",") if x.strip())
+    if not specs:
+        raise ScoponeError("--players: give at least one player")
     con = Console(stderr=True, highlight=False)
     with Progress(TextColumn("[bold]puzzles"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=con, disable=as_json) as bar:
@@ -378,7 +397,9 @@ def puzzles_generate(count, seed, output, cards, themes, workers, engine, schedu
 
         try:
             data = generate(output, count, seed, cards=rng, rules=rules, themes=wanted, workers=workers or _cpus(),
-                            engine=engine, on_progress=on_progress, scheduler=scheduler)
+                            engine=engine, on_progress=on_progress, scheduler=scheduler, min_margin=min_margin,
+                            swing=not no_swing, view=view, players=specs, max_scope=max_scope,
+                            max_value=max_value, seat_samples=seat_samples)
         except KeyboardInterrupt:
             click.echo(f"interrupted: everything found so far is in {output}; run the same command to resume",
                        err=True)

@@ -336,3 +336,17 @@ def test_ctrl_c_while_the_program_starts_is_one_line():
         assert "Traceback" not in err or not ours, (delay, err)
         assert p.returncode in (0, 1, 130, -signal.SIGINT), (delay, p.returncode, err)
         assert p.returncode != 1 or not ours, (delay, err)
+
+
+def test_puzzles_generate_takes_the_selection_options(tmp_path):
+    out = tmp_path / "p.json"
+    run("puzzles", "generate", "-n", "1", "--seed", "3", "-o", out, "--cards-per-hand", "3", "--no-swing",
+        "--min-margin", "2", "--players", "heuristic,greedy", "--max-scope", "2", "--max-value", "3",
+        "--workers", "1")
+    data = json.loads(out.read_text())
+    o = data["options"]
+    assert (o["min_margin"], o["swing"], o["players"], o["max_scope"], o["max_value"]) == (
+        2, False, ["heuristic", "greedy"], 2, 3)
+    assert all(p["margin"] >= 2 and abs(p["value"]) <= 3 for p in data["puzzles"])
+    bad = run("puzzles", "generate", "-n", "1", "-o", tmp_path / "q.json", "--players", "bogus", ok=False)
+    assert bad.exit_code == 2 and "bogus" in bad.output and not (tmp_path / "q.json").exists()

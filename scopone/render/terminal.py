@@ -92,13 +92,17 @@ def legend_text(notation: str = "symbols") -> Text:
     return out
 
 
-def position_view(pos: Position, notation: str = "symbols", title: str | None = None) -> Group:
+def position_view(pos: Position, notation: str = "symbols", title: str | None = None,
+                  hidden: tuple[int, ...] = ()) -> Group:
     """The table as players sit: North at the top, West and East at the sides, South
     below, the cards on the table in the middle; then the piles, who plays, and
-    the score so far (a category's point only once it is decided)."""
+    the score so far (a category's point only once it is decided).  The hands of
+    the ``hidden`` seats show only how many cards they hold."""
     def hand(seat: int) -> Text:
         mark = "  ← to play" if seat == pos.to_move and not pos.is_over() else ""
         head = Text(seat_label(seat), style="bold") + Text(mark, style="bold green")
+        if seat in hidden:
+            return head + Text("\n") + Text(f"{pos.hands[seat].bit_count()} cards, not seen", style="dim")
         return head + Text("\n") + cards_styled(pos.hands[seat], notation)
 
     grid = Table(title=title, show_header=False, box=None, pad_edge=False, padding=(0, 2))
@@ -256,16 +260,26 @@ def puzzle_view(p: dict, pos: Position, solution: bool = False, notation: str = 
     """A puzzle: the question, the diagram, themes and difficulty; with ``solution``
     the answer, why it works, why the tempting move fails, and every first move."""
     diff = p.get("difficulty", {})
+    seat_puzzle = p.get("view") == "seat"
     parts: list = [Text(f"Puzzle {p['id']}", style="bold"), text_styled(p["question"], notation, style="bold")]
-    parts.append(position_view(pos, notation))
+    hidden = tuple(s for s in range(4) if s != pos.to_move) if seat_puzzle and not solution else ()
+    parts.append(position_view(pos, notation, hidden=hidden))
     parts.append(Text(f"Themes: {', '.join(p['themes']) or '-'} · difficulty {stars(diff.get('level', 0))} "
                       f"({diff.get('label')})"))
+    if seat_puzzle:
+        parts.append(Text("From the player's seat: the other hands are not seen; the answer must work whatever "
+                          "they hold.", style="dim"))
     if not solution:
         return Group(*parts)
     team = pos.to_move & 1
     sign = 1 if team == 0 else -1  # values from the solving side
     parts.append(Text("Solution: ", style="bold green") + line_styled(p["solution"], pos.to_move, notation, pos))
     expl = p.get("explanation") or {}
+    if isinstance(p.get("margin"), int):
+        parts.append(Text(f"Every other first move loses at least {p['margin']} "
+                          f"point{'s' if p['margin'] != 1 else ''}."))
+    if seat_puzzle and isinstance(p.get("probability"), (int, float)):
+        parts.append(Text(f"It works in {p['probability']:.0%} of the deals of the hidden cards."))
     if expl.get("solution"):
         parts.append(text_styled(expl["solution"], notation))
     t = p["tempting"]
