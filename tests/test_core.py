@@ -435,3 +435,30 @@ def test_scope_far_beyond_a_deal_shift_every_value_exactly():
             assert {mv.move: mv.value for mv in r.moves} == {m: v + shift for m, v in base.items()}
             assert r.value == max(base.values()) + shift if pos.to_move % 2 == 0 else min(base.values()) + shift
             assert r.final_score.value == r.value  # the line keeps the value to the end
+
+
+@pytest.mark.parametrize("mode", ["best", "optimal"])
+def test_bracketing_first_changes_no_result(mode):
+    # bounds proven from the outside in (what a time limit on a big position does
+    # first) are true bounds: the exact solve that follows finds the same
+    for seed in range(12):
+        rules = RULES[seed % len(RULES)]
+        pos = endgame(7300 + seed, rules, 1 + seed % 4)
+        plain = solve_with(CoreBackend(rules), pos, mode, line=False)
+        got = solve_with(CoreBackend(rules), pos, mode, line=False, bracket=True)
+        assert got.value == plain.value and got.complete, pos.line()
+        if mode == "optimal":
+            assert sorted(m.move.text() for m in got.moves) == sorted(m.move.text() for m in plain.moves)
+
+
+def test_bracket_proves_bounds_around_the_value():
+    from scopone.solver.driver import _Bounds
+
+    for seed in range(8):
+        pos = endgame(7400 + seed, Rules(), 3)
+        value = solve(pos, mode="best", engine="c", line=False).value
+        b, guess, steps = _Bounds(), pos.score().value, (6, 3, 2)
+        b.bracket(CoreBackend(pos.rules), pos, guess=guess, steps=steps)
+        assert b.lower <= value <= b.upper
+        # every step was settled: the value is known to be on one side of it
+        assert not any(b.lower < guess + s * d <= b.upper for d in steps for s in (-1, 1))

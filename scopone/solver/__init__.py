@@ -88,6 +88,11 @@ def make_backends(position: Position, engine: str = "auto", time_limit: float | 
     return backend, helpers
 
 
+#: Cards in hand from which a solve with a time limit proves bounds from the
+#: outside in before MTD(f) (see :meth:`scopone.solver.driver._Bounds.bracket`).
+BRACKET_CARDS = 32
+
+
 def solve(position: Position, mode: str = "all", *, engine: str = "auto",
           time_limit: float | None = None, memory_mb: int | None = None,
           line: bool = True, use_tt: bool = True,
@@ -104,9 +109,16 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     transposition table per thread (``memory_mb`` is shared out between them);
     the values are the same, and among equally good moves the one shown first
     may differ from run to run.  The Python engine always uses one thread.
+    With ``time_limit`` on a position of 8 or more cards per hand the bounds
+    are first proven from the outside in, so a full deal that cannot be solved
+    in minutes still comes back with proven bounds.
     """
     backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)
-    return solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers)
+    # 8 or more cards per hand will not be solved in a time limit of minutes: prove
+    # bounds from the outside in first, so the result carries the tightest found
+    bracket = time_limit is not None and sum(h.bit_count() for h in position.hands) >= BRACKET_CARDS
+    return solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
+                      bracket=bracket)
 
 
 def usable_cpus() -> int:

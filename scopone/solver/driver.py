@@ -156,6 +156,17 @@ class _Bounds:
             self.after()
         return v >= gamma
 
+    def bracket(self, backend, pos: Position, guess: int = 0, steps: Sequence[int] = (12, 10, 8, 6, 4, 3, 2)) -> None:
+        """Prove bounds from the outside in: is the value at least ``guess - d``, and
+        below ``guess + d``, for each ``d`` of ``steps``.  A null-window proof far from
+        the value is cheap (the sure bounds cut it), so on a position too big to solve
+        within a time limit this proves bounds that MTD(f), starting at the guess,
+        would not (a full deal: [-12, 11] in seconds, where one MTD(f) test takes hours)."""
+        for d in steps:
+            for gamma in (guess - d, guess + d):
+                if self.lower < gamma <= self.upper:
+                    self.test(backend, pos, gamma)
+
     def exact(self, backend, pos: Position, guess: int = 0) -> int:
         g = min(max(guess, self.lower), self.upper)
         while self.lower < self.upper:
@@ -244,7 +255,7 @@ def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]
 
 def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool = True,
                on_progress: Callable[[SolveProgress], None] | None = None,
-               helpers: Sequence[StoppableBackend] = ()) -> SolveResult:
+               helpers: Sequence[StoppableBackend] = (), bracket: bool = False) -> SolveResult:
     """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return.
 
     ``on_progress`` (optional) receives a :class:`SolveProgress` after every
@@ -253,6 +264,8 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     ``helpers``: more backends (the core's) to search in parallel threads, one
     each; the values are the same, the work is split (root moves in mode
     ``all``; null-window tests of the root and its moves otherwise).
+    ``bracket`` (modes best and optimal): first prove bounds from the outside in
+    (:meth:`_Bounds.bracket`), for a position that a time limit will interrupt.
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
@@ -305,6 +318,8 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
                 vals = [b.lower for b in per_move]
                 root.lower = root.upper = max(vals) if maximise else min(vals)
             else:
+                if bracket:
+                    root.bracket(backend, pos, guess)
                 if workers:
                     root.exact_parallel(workers, pos, guess)
                 else:
