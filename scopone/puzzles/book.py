@@ -100,6 +100,22 @@ class Entry:
     moves: list[dict]
     tree: list[Branch]
     probability: float | None
+    seat_finder: str | None
+
+
+def _finder(p: dict) -> str | None:
+    """Who finds the answer seeing only the player's hand (``seat_difficulty``), in words."""
+    sd = p.get("seat_difficulty")
+    if not isinstance(sd, dict) or "solved_by" not in sd:
+        return None
+    spec = sd["solved_by"]
+    if spec is None:
+        return "none of the players tried (up to PIMC with 64 sampled deals) finds it seeing only its own hand"
+    if not isinstance(spec, str):
+        return None
+    who = (f"PIMC with {spec.split('=', 1)[1]} sampled deals" if spec.startswith("pimc:samples=")
+           else f"the {spec} player")
+    return f"seeing only its own hand, {who} finds it"
 
 
 def _steps(start: Position, moves) -> list[Step]:
@@ -189,6 +205,7 @@ def _entry(number: int, p: dict, where: str) -> Entry:
         tempting_why=html_text(expl["tempting"]) if isinstance(expl.get("tempting"), str) else None,
         refutation=_steps(after, ref[:REFUTATION_SHOWN]), refutation_more=max(0, len(ref) - REFUTATION_SHOWN),
         moves=moves, tree=_tree(p, pos), probability=prob if isinstance(prob, (int, float)) else None,
+        seat_finder=_finder(p),
     )
 
 
