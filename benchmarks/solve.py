@@ -12,7 +12,8 @@ as ``seed<TAB>position line`` in ``benchmarks/positions/nN.txt``.
     python benchmarks/solve.py --regenerate          # rewrite the position files
 
 Prints one table per configuration: median, p90 and max time per position,
-nodes, nodes/s, TT hit rate and table memory; and, for small N, the pure-Python
+nodes, nodes/s, TT hit rate, table memory and the mean CPU time per position
+(on a shared machine wall times swing, CPU times much less); and, for small N, the pure-Python
 reference on a subset with the speed ratio.
 """
 
@@ -115,11 +116,11 @@ def run(positions, mode: str, options, time_limit: float | None, engine: str = "
         # as solve(threads=N) builds them: the memory bound shared out between the tables
         backend, helpers = make_backends(pos, engine, time_limit, memory_mb, threads=threads,
                                          options=options if engine == "c" else None)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         r = solve_with(backend, pos, mode, line=False, helpers=helpers)
-        t = time.perf_counter() - t0
+        t, cpu = time.perf_counter() - t0, time.process_time() - c0
         st = merged_stats([backend, *helpers])
-        rows.append({"seed": seed, "time": t, "value": r.value, "complete": r.complete,
+        rows.append({"seed": seed, "time": t, "cpu": cpu, "value": r.value, "complete": r.complete,
                      "nodes": st.get("nodes", 0), "tt_hits": st.get("tt_hits", 0),
                      "tt_bytes": st.get("tt_memory_bytes", 0), "cutoffs": st.get("cutoffs", 0),
                      "first_move_cutoffs": st.get("first_move_cutoffs", 0),
@@ -158,10 +159,10 @@ def summarise(label: str, n: int, rows) -> dict:
     s = {"label": label, "n": n, "median": statistics.median(times), "p90": pct(times, 0.9),
          "max": max(times), "nodes": nodes / len(rows), "nps": nodes / total if total else 0,
          "hit": hits / nodes if nodes else 0, "tt_mb": max(r["tt_bytes"] for r in rows) / 2**20,
-         "done": f"{done}/{len(rows)}"}
+         "done": f"{done}/{len(rows)}", "cpu": sum(r["cpu"] for r in rows) / len(rows)}
     print(f"{label:<14} {n:>2} {s['median'] * 1000:>10.2f} {s['p90'] * 1000:>10.2f} {s['max'] * 1000:>10.2f} "
-          f"{s['nodes']:>12.0f} {s['nps'] / 1e6:>8.2f} {100 * s['hit']:>6.1f}% {s['tt_mb']:>7.1f} {s['done']:>6}",
-          flush=True)
+          f"{s['nodes']:>12.0f} {s['nps'] / 1e6:>8.2f} {100 * s['hit']:>6.1f}% {s['tt_mb']:>7.1f} {s['done']:>6} "
+          f"{s['cpu'] * 1000:>10.2f}", flush=True)
     return s
 
 
@@ -204,7 +205,7 @@ def main(argv=None) -> int:
         print(f"wrote {POSITIONS}/n{SIZES[0]}..n{SIZES[-1]}.txt")
     print(f"mode {args.mode}; times in ms per position; nodes = mean per position")
     print(f"{'config':<14} {'N':>2} {'median':>10} {'p90':>10} {'max':>10} {'nodes':>12} {'Mnodes/s':>8} "
-          f"{'TThit':>7} {'TT MB':>7} {'done':>6}")
+          f"{'TThit':>7} {'TT MB':>7} {'done':>6} {'cpu mean':>10}")
     for n in range(args.min_n, args.max_n + 1):
         positions = load(n)[: args.count]
         main_rows = run(positions, args.mode, args.options, args.time_limit, memory_mb=args.memory)
