@@ -20,6 +20,7 @@ from scopone.rules import PRESETS, Rules, parse_rules
 from scopone.solver import make_backend, minimax, solve
 from scopone.solver.core import CoreBackend, OPTIONS, core_unavailable_reason
 from scopone.solver.driver import solve_with
+from scopone.solver.parallel import Workers
 from scopone.solver.reference import SearchInterrupted
 
 CORPUS = Path(__file__).parent / "data" / "solved" / "core.jsonl"
@@ -437,18 +438,22 @@ def test_scope_far_beyond_a_deal_shift_every_value_exactly():
             assert r.final_score.value == r.value  # the line keeps the value to the end
 
 
-@pytest.mark.parametrize("mode", ["best", "optimal"])
-def test_bracketing_first_changes_no_result(mode):
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("mode", ["best", "optimal", "all"])
+def test_bracketing_first_changes_no_result(mode, threads):
     # bounds proven from the outside in (what a time limit on a big position does
-    # first) are true bounds: the exact solve that follows finds the same
+    # first; in parallel on two threads; each root move's too in mode all) are
+    # true bounds: the exact solve that follows finds the same
     for seed in range(12):
         rules = RULES[seed % len(RULES)]
         pos = endgame(7300 + seed, rules, 1 + seed % 4)
         plain = solve_with(CoreBackend(rules), pos, mode, line=False)
-        got = solve_with(CoreBackend(rules), pos, mode, line=False, bracket=True)
+        helpers = [CoreBackend(rules) for _ in range(threads - 1)]
+        got = solve_with(CoreBackend(rules), pos, mode, line=False, bracket=True, helpers=helpers)
         assert got.value == plain.value and got.complete, pos.line()
-        if mode == "optimal":
-            assert sorted(m.move.text() for m in got.moves) == sorted(m.move.text() for m in plain.moves)
+        if mode != "best":
+            assert sorted((m.move.text(), m.value) for m in got.moves) == \
+                sorted((m.move.text(), m.value) for m in plain.moves)
 
 
 def test_bracket_proves_bounds_around_the_value():
@@ -462,3 +467,9 @@ def test_bracket_proves_bounds_around_the_value():
         assert b.lower <= value <= b.upper
         # every step was settled: the value is known to be on one side of it
         assert not any(b.lower < guess + s * d <= b.upper for d in steps for s in (-1, 1))
+        # the same on two threads, one null-window search each at a time
+        p = _Bounds()
+        p.bracket_parallel(Workers([CoreBackend(pos.rules), CoreBackend(pos.rules)]), pos, guess=guess,
+                           steps=steps)
+        assert p.lower <= value <= p.upper
+        assert not any(p.lower < guess + s * d <= p.upper for d in steps for s in (-1, 1))

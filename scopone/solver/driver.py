@@ -167,6 +167,36 @@ class _Bounds:
                 if self.lower < gamma <= self.upper:
                     self.test(backend, pos, gamma)
 
+    def bracket_parallel(self, workers: Workers, pos: Position, guess: int = 0,
+                         steps: Sequence[int] = (12, 10, 8, 6, 4, 3, 2)) -> None:
+        """:meth:`bracket` with one null-window search per worker at a time, in the
+        same order; a search that another answer made moot is cancelled."""
+        todo = [g for d in steps for g in (guess - d, guess + d)][::-1]
+        flight: dict[int, int] = {}  # worker -> gamma it is testing
+
+        def loop(i: int, backend) -> None:
+            mine = pos.copy()
+            while True:
+                with workers.cond:
+                    if workers.stopping:
+                        raise SearchInterrupted
+                    while todo and not self.lower < todo[-1] <= self.upper:
+                        todo.pop()
+                    if not todo:
+                        return
+                    gamma = flight[i] = todo.pop()
+                v = workers.search(i, mine, gamma - 1, gamma,
+                                   wanted=lambda: self.lower < gamma <= self.upper)
+                with workers.cond:
+                    del flight[i]
+                    if v is not None:
+                        self.record(gamma, v)
+                        for j, other in flight.items():
+                            if not self.lower < other <= self.upper:
+                                workers.cancel(j)
+
+        workers.run(loop)
+
     def exact(self, backend, pos: Position, guess: int = 0) -> int:
         g = min(max(guess, self.lower), self.upper)
         while self.lower < self.upper:
@@ -264,8 +294,9 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     ``helpers``: more backends (the core's) to search in parallel threads, one
     each; the values are the same, the work is split (root moves in mode
     ``all``; null-window tests of the root and its moves otherwise).
-    ``bracket`` (modes best and optimal): first prove bounds from the outside in
-    (:meth:`_Bounds.bracket`), for a position that a time limit will interrupt.
+    ``bracket``: first prove bounds from the outside in (:meth:`_Bounds.bracket`),
+    for a position that a time limit will interrupt: the root's, then in mode
+    ``all`` each root move's.
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
@@ -314,12 +345,15 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
                 v = pos.score().value
                 root.lower = root.upper = v
             elif mode == "all":
+                if bracket:
+                    _bracket_root(root, workers, backend, pos, guess)
+                    _bracket_moves(workers, backend, pos, moves, per_move)
                 _every_move_exact(workers, backend, pos, moves, per_move, guess)
                 vals = [b.lower for b in per_move]
                 root.lower = root.upper = max(vals) if maximise else min(vals)
             else:
                 if bracket:
-                    root.bracket(backend, pos, guess)
+                    _bracket_root(root, workers, backend, pos, guess)
                 if workers:
                     root.exact_parallel(workers, pos, guess)
                 else:
@@ -429,6 +463,26 @@ def _every_move_exact(workers: Workers | None, backend, pos: Position, moves: li
         finally:
             mine.pop()
         last[0] = per_move[k].lower
+
+    _share_out(workers, backend, pos, len(moves), work)
+
+
+def _bracket_root(root: _Bounds, workers: Workers | None, backend, pos: Position, guess: int) -> None:
+    if workers:
+        root.bracket_parallel(workers, pos, guess)
+    else:
+        root.bracket(backend, pos, guess)
+
+
+def _bracket_moves(workers: Workers | None, backend, pos: Position, moves: list[Move],
+                   per_move: list[_Bounds]) -> None:
+    """Mode all under a time limit: bounds from the outside in for every root move."""
+    def work(k: int, backend, mine: Position) -> None:
+        mine.push(moves[k])
+        try:
+            per_move[k].bracket(backend, mine, _guess(mine))
+        finally:
+            mine.pop()
 
     _share_out(workers, backend, pos, len(moves), work)
 

@@ -42,6 +42,17 @@ static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 #ifndef SMALLBOUNDS_MIN
 #define SMALLBOUNDS_MIN 5
 #endif
+
+/* one child's value into a min/max node: the new best and window; nonzero on a cut-off */
+static inline int minimax_step(int maximise, int v, int *best, int *alpha, int *beta) {
+    if (maximise) {
+        if (v > *best) { *best = v; if (v > *alpha) *alpha = v; }
+    } else {
+        if (v < *best) { *best = v; if (v < *beta) *beta = v; }
+    }
+    return *alpha >= *beta;
+}
+
 /*
  * The last round: every seat still to play holds one card, so the play is
  * forced but for the choice between capture options.  Plays it out on local
@@ -75,12 +86,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
         S->by_left[left - 1]++;
         apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t, p, sco, &l);
         int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, cat_lo, cat_hi, freec);
-        if (maximise) {
-            if (v > best) { best = v; if (v > alpha) alpha = v; }
-        } else {
-            if (v < best) { best = v; if (v < beta) beta = v; }
-        }
-        if (alpha >= beta) break;
+        if (minimax_step(maximise, v, &best, &alpha, &beta)) break;
     }
     return best;
 }
@@ -147,12 +153,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
         make(S, ms[i].card, ms[i].cap, &u);
         int v = ab_small(S, sp + n, alpha, beta, cat_lo, cat_hi, freec);
         unmake(S, &u);
-        if (maximise) {
-            if (v > best) { best = v; if (v > alpha) alpha = v; }
-        } else {
-            if (v < best) { best = v; if (v < beta) beta = v; }
-        }
-        if (alpha >= beta) break;
+        if (minimax_step(maximise, v, &best, &alpha, &beta)) break;
     }
     return best;
 }
