@@ -110,12 +110,13 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def run(positions, mode: str, options, time_limit: float | None, engine: str = "c", threads: int = 1,
-        memory_mb: float | None = None):
+        memory_mb: float | None = None, share: bool = True):
     rows = []
     for seed, pos in positions:
-        # as solve(threads=N) builds them: the memory bound shared out between the tables
+        # as solve(threads=N) builds them: one shared table (share) or the memory
+        # bound shared out between one table per thread
         backend, helpers = make_backends(pos, engine, time_limit, memory_mb, threads=threads,
-                                         options=options if engine == "c" else None)
+                                         options=options if engine == "c" else None, share=share)
         t0, c0 = time.perf_counter(), time.process_time()
         r = solve_with(backend, pos, mode, line=False, helpers=helpers)
         t, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -184,8 +185,8 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", default=None,
                     help="also run this core configuration (e.g. plain, order, all-bounds)")
     ap.add_argument("--threads", type=int, default=1,
-                    help="also solve with this many threads (the table memory shared out) and print "
-                         "the wall-clock speed-up over one thread")
+                    help="also solve with this many threads, sharing one table and with one table "
+                         "each, and print the wall-clock speed-ups over one thread")
     ap.add_argument("--reference-max-n", type=int, default=5, help="run the Python reference up to this N")
     ap.add_argument("--reference-count", type=int, default=5, help="positions per N for the reference")
     ap.add_argument("--count", type=int, default=20, help="positions per N")
@@ -217,9 +218,12 @@ def main(argv=None) -> int:
             s_base = summarise(f"core:{args.baseline}", n, base_rows)
             compare("baseline/core", base_rows, s_base, main_rows, s_main)
         if args.threads > 1:
-            par_rows = run(positions, args.mode, args.options, args.time_limit, threads=args.threads, memory_mb=args.memory)
-            s_par = summarise(f"{args.threads} threads", n, par_rows)
-            compare(f"1 thread/{args.threads} threads", main_rows, s_main, par_rows, s_par)
+            for share in (True, False):
+                par_rows = run(positions, args.mode, args.options, args.time_limit, threads=args.threads,
+                               memory_mb=args.memory, share=share)
+                label = f"{args.threads}t {'shared' if share else 'own TTs'}"
+                s_par = summarise(label, n, par_rows)
+                compare(f"1 thread/{label}", main_rows, s_main, par_rows, s_par)
         if n <= args.reference_max_n:
             sub = positions[: args.reference_count]
             ref_rows = run(sub, args.mode, None, args.time_limit, engine="python")

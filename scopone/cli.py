@@ -269,7 +269,7 @@ def score(game, partial, as_json, rules_text):
               help="Search engine: the compiled core or the pure-Python reference.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, metavar="N",
               help="Search threads (compiled core; default: every CPU this process may use, "
-                   "one for 4 cards per hand or fewer). "
+                   "one for 5 cards per hand or fewer). "
                    "Values never depend on it; with 1 the move shown among equals and the line are reproducible.")
 @json_option
 @rules_option
@@ -300,12 +300,13 @@ def _cpus() -> int:
 
 
 def _default_threads(pos) -> int:
-    """Every usable CPU, but one thread for positions of 4 cards per hand or fewer:
+    """Every usable CPU, but one thread for positions of 5 cards per hand or fewer:
     they take milliseconds, and starting threads costs more than it saves there
-    (``python benchmarks/solve.py --max-n 5 --threads 2``)."""
+    (``python benchmarks/solve.py --max-n 5 --threads 2``: ×0.46 at 5 cards in mode
+    best, ×0.85 in mode all)."""
     from .solver import usable_cpus
 
-    return usable_cpus() if pos.cards_left() > 16 else 1
+    return usable_cpus() if pos.cards_left() > 20 else 1
 
 
 @contextmanager

@@ -214,3 +214,71 @@ def test_memory_bound_is_for_all_threads_together():
     r = solve(pos, mode="best", line=False, memory_mb=2, threads=2)  # 1 MB each (the core's least)
     assert r.value == one.value
     assert r.stats["tt_memory_bytes"] <= 2 * 2**20
+
+
+@pytest.mark.parametrize("options", ["all", "everything", "all+deeptt", "plain"])
+def test_a_shared_table_gives_the_same_values_as_separate_ones(options):
+    # the threads of one solve search one table (the default); with separate
+    # tables (share=False) and on one thread the values are the same
+    from scopone.solver import make_backends
+
+    for seed in range(8):
+        rules = RULES[seed % len(RULES)]
+        pos = endgame(8100 + seed, rules, 3 + seed % 3)
+        one = solve_with(make_backends(pos, "c", options=options)[0], pos, "all", line=False)
+        for share in (True, False):
+            backend, helpers = make_backends(pos, "c", threads=2, options=options, share=share)
+            for mode in ("all", "best"):
+                got = solve_with(backend, pos, mode, line=False, helpers=helpers)
+                assert got.value == one.value, (pos.line(), share, mode)
+                if mode == "all":
+                    assert sorted(moves_and_values(got)) == sorted(moves_and_values(one))
+
+
+def test_a_shared_table_holds_what_the_other_backend_found():
+    # what one backend proved, the other finds in the table: its search of the
+    # same window ends at the root (1 node) where a backend of its own searches
+    # the whole tree
+    pos = endgame(8200, Rules(), 5)
+    a, b, alone = CoreBackend(pos.rules), CoreBackend(pos.rules), CoreBackend(pos.rules)
+    b.share_table(a, memory_mb=8)
+    v = a.search(pos, -99, 99)
+    assert b.search(pos, -99, 99) == v == alone.search(pos, -99, 99)
+    assert b.stats()["nodes"] == 1 and alone.stats()["nodes"] > 1000
+    # a third backend joins the same table; the memory is counted once
+    c = CoreBackend(pos.rules)
+    c.share_table(b, memory_mb=64)
+    assert c.search(pos, -99, 99) == v and c.stats()["nodes"] == 1
+    assert 8 * 2**20 - 3 < sum(x.stats()["tt_memory_bytes"] for x in (a, b, c)) <= 8 * 2**20  # a third each
+    # clear() leaves the shared table: the backend searches with a new one of its own
+    b.clear()
+    assert b.search(pos, -99, 99) == v and b.stats()["nodes"] > 1000
+    assert c.search(pos, -99, 99) == v and c.stats()["nodes"] == 2
+
+
+def test_a_table_is_shared_only_by_the_same_rules_and_options():
+    pos = endgame(8300, Rules(), 3)
+    a = CoreBackend(pos.rules)
+    with pytest.raises(ValueError, match="same rules and options"):
+        CoreBackend(pos.rules, options="plain").share_table(a, memory_mb=1)
+    with pytest.raises(ValueError, match="same rules and options"):
+        CoreBackend(parse_rules("scientifico+napola")).share_table(a, memory_mb=1)
+
+
+def test_two_threads_hammering_one_shared_table_agree_with_one_thread():
+    # both threads search the same positions at once, so they read and write the
+    # same entries while the other writes them: a torn entry must be a miss
+    pos = [endgame(8400 + s, Rules(), 5) for s in range(6)]
+    expect = [CoreBackend(p.rules).search(p, -99, 99) for p in pos]
+    a, b = CoreBackend(Rules(), memory_mb=1), CoreBackend(Rules(), memory_mb=1)
+    b.share_table(a, memory_mb=1)  # small: entries are replaced all the time
+    got: dict[int, list[int]] = {0: [], 1: []}
+
+    def run(i: int, backend) -> None:
+        for p in pos:
+            for gamma in range(-4, 5):
+                v = backend.search(p, gamma - 1, gamma)
+                got[i].append((v >= gamma, expect[pos.index(p)] >= gamma))
+
+    Workers([a, b]).run(run)
+    assert all(x == y for i in (0, 1) for x, y in got[i])

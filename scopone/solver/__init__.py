@@ -59,12 +59,31 @@ def make_backend(position: Position, engine: str = "auto", time_limit: float | N
     return _PythonBackend(position.rules, deadline, use_tt=use_tt)
 
 
+#: MB a one-thread table grows to, by cards per hand (benchmarks/solve.py, column TT MB)
+TABLE_MB = {5: 1, 6: 8, 7: 256}
+
+
+def shared_table_mb(position: Position, memory_mb: float) -> float:
+    """The size of a table shared by search threads for ``position``: it cannot grow
+    while they search, so it is sized up front to what a one-thread table grows
+    to for the position's size (:data:`TABLE_MB`; a bigger table is slower, its
+    entries spread over more of the memory caches), at most ``memory_mb``.
+
+    >>> from scopone.deal import deal
+    >>> shared_table_mb(deal(seed=1, cards_per_hand=6), 256), shared_table_mb(deal(seed=1), 256)
+    (8, 256)
+    """
+    per_hand = -(-sum(h.bit_count() for h in position.hands) // 4)
+    return min(memory_mb, TABLE_MB.get(per_hand, 1 if per_hand < 5 else memory_mb))
+
+
 def make_backends(position: Position, engine: str = "auto", time_limit: float | None = None,
                   memory_mb: float | None = None, use_tt: bool = True, threads: int = 1,
-                  options: int | str | None = None) -> tuple[Backend, list[StoppableBackend]]:
-    """The backend and the helpers for ``threads`` search threads, one table each,
-    the memory bound shared out between them (the one place that builds them:
-    :func:`solve` and benchmarks/solve.py).  Only the compiled core searches on
+                  options: int | str | None = None, share: bool = True) -> tuple[Backend, list[StoppableBackend]]:
+    """The backend and the helpers for ``threads`` search threads (the one place that
+    builds them: :func:`solve` and benchmarks/solve.py).  With ``share`` the threads
+    search one table of :func:`shared_table_mb`; without, one table each, the
+    memory bound shared out between them.  Only the compiled core searches on
     several threads: with the Python engine there are no helpers.
 
     >>> from scopone.position import Position
@@ -75,16 +94,22 @@ def make_backends(position: Position, engine: str = "auto", time_limit: float | 
     """
     if threads < 1:
         raise ValueError(f"threads must be at least 1, not {threads}")
+    total_mb = memory_mb
     if threads > 1 and engine != "python":
         from .core import DEFAULT_MEMORY_MB
 
-        memory_mb = (memory_mb or DEFAULT_MEMORY_MB) / threads  # the bound is for all tables together
+        total_mb = memory_mb or DEFAULT_MEMORY_MB
+        memory_mb = total_mb / threads  # the bound is for all tables together
     deadline = time.monotonic() + time_limit if time_limit else None
     backend = make_backend(position, engine, memory_mb=memory_mb, use_tt=use_tt, options=options, deadline=deadline)
     helpers: list[StoppableBackend] = []
     if threads > 1 and isinstance(backend, StoppableBackend):
         helpers = [make_backend(position, engine, memory_mb=memory_mb, use_tt=use_tt, options=options,  # type: ignore[misc]
                                 deadline=deadline) for _ in range(threads - 1)]
+        if share and use_tt:
+            size = shared_table_mb(position, total_mb)
+            for h in helpers:
+                h.share_table(backend, memory_mb=size)  # type: ignore[attr-defined]
     return backend, helpers
 
 

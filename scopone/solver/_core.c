@@ -124,7 +124,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
     S->table = table; S->pile[0] = pa; S->pile[1] = pb;
     S->scope[0] = s0; S->scope[1] = s1; S->to_move = to_move; S->last = last;
     S->inf = limit;
-    S->cards_left = popc(h0) + popc(h1) + popc(h2) + popc(h3);
+    S->cards_left = S->root_left = popc(h0) + popc(h1) + popc(h2) + popc(h3);
     S->z1 = S->z2 = 0;
     for (int seat = 0; seat < 4; seat++)
         for (uint64_t m = S->hand[seat]; m; m &= m - 1) {
@@ -166,7 +166,9 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
                          "tt_stores", (unsigned long long)S->tt_stores,
-                         "tt_memory_bytes", (unsigned long long)(S->tt_bytes + S->tt2_bytes),
+                         /* a shared table: this Solver's share of it, so that the shares add up */
+                         "tt_memory_bytes", (unsigned long long)((S->shared ? S->tt_bytes / S->shared->refs
+                                                                            : S->tt_bytes) + S->tt2_bytes),
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,
                          "bound_cutoffs", (unsigned long long)S->bound_cuts);
@@ -188,9 +190,46 @@ static PyObject *Solver_root_move(Solver *S, PyObject *noargs) {
     if (refuse_if_busy(S)) return NULL;
     /* the table's best move for the root of the last search, or None */
     if (!S->tt || !S->root_keyed) Py_RETURN_NONE;
-    Entry *e = probe(S, S->root_key, S->root_check);
-    if (!e || entry_move(e) == NO_MOVE) Py_RETURN_NONE;
-    return PyLong_FromUnsignedLongLong(entry_move(e));
+    Entry got[2];
+    uint64_t keys[2];
+    int hit = probe(S, S->root_key, S->root_check, got, keys); /* cards_left is the root's again */
+    if (hit < 0 || entry_move(got + hit) == NO_MOVE) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(entry_move(got + hit));
+}
+
+static PyTypeObject SolverType;
+
+static PyObject *Solver_share_table(Solver *S, PyObject *args, PyObject *kw) {
+    /* search with one table together with `other` (its threads and ours at once) */
+    static char *kwlist[] = {"other", "memory_mb", NULL};
+    Solver *O;
+    double memory_mb;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!d", kwlist, &SolverType, &O, &memory_mb)) return NULL;
+    if (refuse_if_busy(S) || refuse_if_busy(O)) return NULL;
+    if (O == S) Py_RETURN_NONE;
+    /* the keys and values of the entries depend on the rules and the options */
+    if (O->opts != S->opts || O->use_tt != S->use_tt || O->strict != S->strict || O->apt != S->apt ||
+        O->asso_scopa != S->asso_scopa || O->asso_takes_asso != S->asso_takes_asso ||
+        O->prim_sum != S->prim_sum || O->re_bello != S->re_bello || O->napola != S->napola ||
+        O->quindici != S->quindici || memcmp(O->npat, S->npat, sizeof S->npat) ||
+        memcmp(O->pat, S->pat, sizeof S->pat)) {
+        PyErr_SetString(PyExc_ValueError, "compiled core: a table is shared only by Solvers of the same rules and options");
+        return NULL;
+    }
+    if (!S->use_tt) Py_RETURN_NONE;
+    if (!O->shared) {
+        if (memory_mb < 1) memory_mb = 1;
+        SharedTable *t = shared_new((size_t)(memory_mb * 1048576.0));
+        if (!t) return PyErr_NoMemory();
+        use_shared(O, t);
+        shared_release(t); /* O holds it now */
+    }
+    if (S->shared != O->shared) use_shared(S, O->shared);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Solver_shares_table(Solver *S, PyObject *noargs) {
+    return PyBool_FromLong(S->shared != NULL && S->shared->refs > 1);
 }
 
 static PyObject *Solver_stop(Solver *S, PyObject *args) {
@@ -245,6 +284,12 @@ static PyMethodDef Solver_methods[] = {
      "per number of cards left in the hands (list index): nodes, and for the table-searched nodes "
      "that had no cut-off, their count, moves searched and the mover's cards (cumulative)"},
     {"clear", (PyCFunction)Solver_clear, METH_NOARGS, "forget the table and counters"},
+    {"share_table", (PyCFunction)(void (*)(void))Solver_share_table, METH_VARARGS | METH_KEYWORDS,
+     "share_table(other, memory_mb): search with other's table, one both (and any other Solver sharing it) "
+     "read and write while they search at once; a new shared table of memory_mb if other has none yet. "
+     "The table keeps its size: it never grows"},
+    {"shares_table", (PyCFunction)Solver_shares_table, METH_NOARGS,
+     "whether another Solver searches with this one's table"},
     {"stop", (PyCFunction)Solver_stop, METH_VARARGS,
      "stop(flag=True): searches (running or later) return None until stop(False); thread-safe"},
     {"root_move", (PyCFunction)Solver_root_move, METH_NOARGS,
@@ -298,6 +343,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_CANON", OPT_CANON);
     PyModule_AddIntConstant(m, "OPT_NOSCOPA", OPT_NOSCOPA);
     PyModule_AddIntConstant(m, "OPT_DOMINANCE", OPT_DOMINANCE);
+    PyModule_AddIntConstant(m, "OPT_ABDADA", OPT_ABDADA);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;

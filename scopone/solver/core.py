@@ -42,7 +42,7 @@ OPTIONS: dict[str, int] = (
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
      "tight": _core.OPT_TIGHT, "smallbounds": _core.OPT_SMALLBOUNDS, "last": _core.OPT_LAST, "range": _core.OPT_RANGE, "smallequiv": _core.OPT_SMALLEQUIV,
      "deeptt": _core.OPT_DEEPTT, "order2": _core.OPT_ORDER2, "canon": _core.OPT_CANON,
-     "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE,
+     "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE, "abdada": _core.OPT_ABDADA,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}
@@ -175,6 +175,25 @@ class CoreBackend:
         if self.rules != pos.rules:
             raise ValueError("position rules differ from the backend's")
         return self._solver.legal_moves(pos.hands[pos.to_move], pos.table)
+
+    def share_table(self, other: "CoreBackend", memory_mb: float) -> None:
+        """Search with ``other``'s transposition table from now on, both at once
+        from their threads (entries are checked, so a torn write is a miss, never
+        a wrong bound).  The first call makes a shared table of ``memory_mb`` that
+        keeps its size; both backends must have the same rules and options.
+
+        >>> from scopone.position import Position
+        >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
+        >>> a, b = CoreBackend(pos.rules), CoreBackend(pos.rules)
+        >>> b.share_table(a, memory_mb=1)
+        >>> a.search(pos, -99, 99) == b.search(pos, -99, 99)
+        True
+        """
+        self._solver.share_table(other=other._solver, memory_mb=float(memory_mb))
+
+    def shares_table(self) -> bool:
+        """Whether another backend searches with this one's table (:meth:`share_table`)."""
+        return self._solver.shares_table()
 
     def stop(self, flag: bool = True) -> None:
         """Make searches give up (a running one, from another thread, within

@@ -49,6 +49,11 @@ class StoppableBackend(Backend, Protocol):
         """Make searches give up (and later ones return at once) until ``stop(False)``."""
         ...
 
+    def shares_table(self) -> bool:
+        """Whether another backend searches with this one's transposition table
+        (then two threads searching the same question split the work)."""
+        ...
+
 
 @dataclass
 class MoveValue:
@@ -237,6 +242,10 @@ class _Bounds:
                         if workers.stopping:
                             raise SearchInterrupted
                         gamma = pick() if self.lower < self.upper else None
+                        if gamma is None and flight and workers.shared:
+                            # nothing new to test: help with a running test, the
+                            # shared table splitting the tree between the two
+                            gamma = min(flight.values(), key=lambda g: abs(g - estimate[0] - 0.5))
                         if gamma is not None or not flight:
                             break
                         workers.cond.wait()  # another answer may open new work

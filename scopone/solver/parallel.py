@@ -36,6 +36,8 @@ class Workers:
         self.stopping = False
         self._cancelled: set[int] = set()
         self._active: set[int] = set()  # backends searching through :meth:`search`
+        #: the backends search one table: two threads on one question split its tree
+        self.shared = len(self.backends) > 1 and all(b.shares_table() for b in self.backends)
 
     def run(self, loop: Callable[[int, Any], None]) -> None:
         """Run ``loop(i, backend)`` in one thread per backend and wait for all.

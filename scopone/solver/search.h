@@ -43,6 +43,16 @@ static inline int ilog2(uint64_t x) { return x ? 63 - __builtin_clzll(x) : 0; }
 #define SMALLBOUNDS_MIN 5
 #endif
 
+#ifndef ABDADA_DEPTH
+#define ABDADA_DEPTH 6 /* OPT_ABDADA: plies from the root where threads mark the nodes they search */
+#endif
+
+/* the node `key` is no longer searched by this thread (unless another marked it since) */
+static inline void busy_clear(uint64_t *busy, uint64_t key) {
+    uint64_t k = key;
+    __atomic_compare_exchange_n(&busy[key & (BUSY_SLOTS - 1)], &k, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
 /* one child's value into a min/max node: the new best and window; nonzero on a cut-off */
 static inline int minimax_step(int maximise, int v, int *best, int *alpha, int *beta) {
     if (maximise) {
@@ -233,9 +243,12 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         loc = S->z2 ^ ZMOVER2[S->to_move][S->last + 1];
         check = loc ^ mix64(summary ^ 0xA5A5A5A5DEADBEEFULL);
         if (sp == 0) { S->root_key = key; S->root_check = check; S->root_keyed = 1; }
-        Entry *e = probe(S, key, check);
+        Entry got[2];
+        uint64_t keys[2];
+        int hit = probe(S, key, check, got, keys);
         int lo = -S->inf, hi = S->inf;
-        if (e) {
+        if (hit >= 0) {
+            Entry *e = got + hit;
             have = 1;
             tlo = e->lo; thi = e->hi;
             if (tlo > -TT_NONE) lo = tlo + off;
@@ -245,17 +258,16 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (opts & OPT_DOMINANCE) {
             /* the other piles met with these cards in play: a bound for a pile
              * no better (worse) for A is a lower (upper) bound here too */
-            Entry *b = bucket_at(S, key, S->cards_left);
             for (int j = 0; j < 2; j++) {
-                Entry *x = b + j;
-                if (x == e || x->key != key || !key || (x->move >> 54) != (loc >> 54)) continue;
+                Entry *x = got + j;
+                if (j == hit || keys[j] != key || !key || (x->move >> 54) != (loc >> 54)) continue;
                 int order = pile_order(S, S->pile[0], entry_pile(x));
                 if ((order & 1) && x->lo > -TT_NONE && x->lo + x->dec + sdiff > lo) lo = x->lo + x->dec + sdiff;
                 if ((order & 2) && x->hi < TT_NONE && x->hi + x->dec + sdiff < hi) hi = x->hi + x->dec + sdiff;
                 if (ttmove == NO_MOVE) ttmove = entry_move(x);
             }
         }
-        if (e || lo > -S->inf || hi < S->inf) {
+        if (hit >= 0 || lo > -S->inf || hi < S->inf) {
             if (lo >= beta || lo == hi) { S->tt_hits++; return lo; }
             if (hi <= alpha) { S->tt_hits++; return hi; }
             if (lo > alpha) alpha = lo;
@@ -300,18 +312,42 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     uint64_t nodes0 = S->nodes;
     int best = maximise ? -S->inf : S->inf;
     uint64_t bestmove = NO_MOVE;
-    for (int i = 0; i < n; i++) {
-        if (opts & OPT_ORDER) {
-            int bi = i;
-            for (int j = i + 1; j < n; j++)
-                if (ms[j].score > ms[bi].score) bi = j;
-            if (bi != i) { Move t = ms[i]; ms[i] = ms[bi]; ms[bi] = t; }
-        }
+    /* threads sharing the table (ABDADA): near the root, a move whose position
+     * another thread is searching waits until the others are searched; by then
+     * the table likely holds its result */
+    uint64_t *busy = NULL;
+    int deferred[64], ndef = 0;
+    if ((opts & OPT_ABDADA) && S->shared && S->root_left - S->cards_left < ABDADA_DEPTH &&
+        S->cards_left - 1 > S->small) {
+        busy = S->shared->busy;
+        __atomic_store_n(&busy[key & (BUSY_SLOTS - 1)], key, __ATOMIC_RELAXED);
+    }
+    for (int k = 0, i = 0; k < n + ndef; k++) {
+        if (k < n) {
+            i = k;
+            if (opts & OPT_ORDER) {
+                int bi = i;
+                for (int j = i + 1; j < n; j++)
+                    if (ms[j].score > ms[bi].score) bi = j;
+                if (bi != i) { Move t = ms[i]; ms[i] = ms[bi]; ms[bi] = t; }
+            }
+        } else i = deferred[k - n];
         Undo u;
         make(S, ms[i].card, ms[i].cap, &u);
+        if (busy && k > 0 && k < n && ndef < 64) {
+            uint64_t child = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
+            if (__atomic_load_n(&busy[child & (BUSY_SLOTS - 1)], __ATOMIC_RELAXED) == child) {
+                unmake(S, &u);
+                deferred[ndef++] = i;
+                continue;
+            }
+        }
         int v = ab(S, sp + n, alpha, beta);
         unmake(S, &u);
-        if (S->aborted) return 0;
+        if (S->aborted) {
+            if (busy) busy_clear(busy, key);
+            return 0;
+        }
         if (maximise) {
             if (v > best) {
                 best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;
@@ -331,6 +367,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             break;
         }
     }
+    if (busy) busy_clear(busy, key);
     if (alpha < beta) { /* no cut-off: every move was searched */
         S->all_nodes[S->cards_left]++;
         S->all_moves[S->cards_left] += (uint64_t)n;
@@ -341,19 +378,26 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (rel > 100) rel = 100;
         if (rel < -100) rel = -100; /* cannot happen: deal values are small */
         int lo = -TT_NONE, hi = TT_NONE;
-        Entry *e = probe(S, key, check); /* the subtree may have moved it */
-        if (e) { lo = e->lo; hi = e->hi; }
+        Entry got[2], ne;
+        uint64_t keys[2];
+        int hit = probe(S, key, check, got, keys); /* the subtree (or another thread) may have moved it */
+        if (hit >= 0) { lo = got[hit].lo; hi = got[hit].hi; }
         else if (have) { lo = tlo; hi = thi; }
         if (best <= a0) { if (rel < hi) hi = rel; }
         else if (best >= b0) { if (rel > lo) lo = rel; }
         else lo = hi = rel;
         int w = ilog2(S->nodes - nodes0) + 1;
-        if (!e) e = slot_for(S, key, w);
-        else if (w > e->work) e->work = (uint8_t)w;
-        e->check = check;
-        e->lo = (int8_t)lo; e->hi = (int8_t)hi;
-        e->dec = (int8_t)(off - sdiff);
-        entry_set(e, bestmove, S->pile[0], loc);
+        Entry *slot;
+        if (hit >= 0) {
+            slot = bucket_at(S, key, S->cards_left) + hit;
+            if (got[hit].work > w) w = got[hit].work;
+        } else slot = slot_for(S, key, w);
+        ne.check = check;
+        ne.lo = (int8_t)lo; ne.hi = (int8_t)hi;
+        ne.work = (uint8_t)w;
+        ne.dec = (int8_t)(off - sdiff);
+        entry_set(&ne, bestmove, S->pile[0], loc);
+        entry_store(slot, key, &ne);
         S->tt_stores++;
     }
     return best;

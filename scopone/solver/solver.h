@@ -42,7 +42,8 @@
 #define OPT_CANON 16384 /* with OPT_SUMMARY: primiera keyed on the fixed suits' sum and the open suits' values */
 #define OPT_NOSCOPA 32768 /* no scopa is left once a table card outranks every card in hand */
 #define OPT_DOMINANCE 65536 /* bounds of the same cards in play with piles worse or better for A */
-#define OPT_ALL 131071
+#define OPT_ABDADA 131072 /* threads sharing a table: a move another thread is searching is searched last */
+#define OPT_ALL 262143
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none */
@@ -59,16 +60,25 @@ typedef struct {
  * bounds for its key, an entry keeps one pile of team A its bounds hold for
  * (with that pile's decided points), so that positions with the same cards in
  * play but other piles can use them where the piles are ordered (OPT_DOMINANCE).
+ * Threads may share a table without locks: the key is stored xor the other
+ * three words, so an entry torn by two threads writing it at once decodes to
+ * another key and is a miss (entry_load, entry_store).
  */
 typedef struct {
-    uint64_t key;    /* hash of the card locations, the mover and the last capturer (gives the slot); 0: empty */
+    uint64_t lock;   /* the key (hash of the card locations, the mover and the last capturer: it gives
+                      * the slot) xor move, check and data; all four 0: empty */
     uint64_t move;   /* bits 0-45 the best move (card | captured << 6, all ones: none), 46-53 pile A's
                       * cards 32-39, 54-63 the top bits of the second hash of the locations alone */
     uint64_t check;  /* a second, independent hash of the locations, with the pile summary */
-    int8_t lo, hi;   /* bounds relative to the decided points (+-127 = none) */
-    uint8_t work;    /* log2 of the subtree size, for replacement */
-    int8_t dec;      /* the decided points (scope excluded) of the pile below */
-    uint32_t pile_lo; /* pile A's cards 0-31 */
+    union {
+        struct {
+            int8_t lo, hi;   /* bounds relative to the decided points (+-127 = none) */
+            uint8_t work;    /* log2 of the subtree size, for replacement */
+            int8_t dec;      /* the decided points (scope excluded) of the pile below */
+            uint32_t pile_lo; /* pile A's cards 0-31 */
+        };
+        uint64_t data;
+    };
 } Entry;
 #define TT_NONE 127
 #define MOVE_BITS ((1ULL << 46) - 1)
@@ -87,6 +97,19 @@ static inline void entry_set(Entry *e, uint64_t move, uint64_t pile_a, uint64_t 
     e->pile_lo = (uint32_t)pile_a;
 }
 
+/* a table several Solvers search with at once (one per thread): counted references, under the GIL */
+#ifndef BUSY_SLOTS
+#define BUSY_SLOTS 4096
+#endif
+typedef struct SharedTable {
+    void *raw;
+    Entry *tt;
+    uint64_t mask;
+    size_t bytes;
+    int refs;
+    uint64_t busy[BUSY_SLOTS]; /* OPT_ABDADA: keys of the nodes near the roots that threads are searching */
+} SharedTable;
+
 /* what decided() found for one (pile A, pile B, cards in play) */
 typedef struct {
     uint64_t pa, pb, rem, summary, freec;
@@ -104,7 +127,8 @@ typedef struct {
     uint64_t fit[11][1024][2]; /* patterns whose ranks are all among a set of table ranks */
     /* options */
     int use_tt, opts, small;
-    /* transposition table (allocated on first use) */
+    /* transposition table (allocated on first use), or one shared with other Solvers */
+    struct SharedTable *shared; /* not NULL: tt is this shared table's (fixed size, never grown) */
     Entry *tt;
     void *tt_raw; /* what to free: tt is tt_raw aligned to 64 bytes */
     Entry *tt2;   /* OPT_DEEPTT: the nodes of the last SMALL_CARDS cards have a table of their own */
@@ -122,6 +146,7 @@ typedef struct {
     /* the position being searched */
     uint64_t hand[4], table, pile[2];
     int scope[2], to_move, last, cards_left;
+    int root_left; /* cards in the hands at the root */
     int inf; /* the root's value limit (Position.value_limit): every value lies in (-inf, inf) */
     uint64_t z1, z2;  /* Zobrist hashes of the card locations */
     /* interruption */

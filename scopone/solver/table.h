@@ -25,11 +25,36 @@ static inline Entry *bucket_at(const Solver *S, uint64_t key, int left) {
     return S->tt + (key & S->tt_mask & ~1ULL);
 }
 
-static inline Entry *probe(Solver *S, uint64_t key, uint64_t check) {
-    Entry *b = bucket_at(S, key, S->cards_left);
-    if (b[0].key == key && b[0].check == check && key) return b;
-    if (b[1].key == key && b[1].check == check && key) return b + 1;
-    return NULL;
+/* a copy of the slot `src` in `dst`, read word by word (another thread may be
+ * writing it); returns its key, 0 when the slot is empty */
+static inline uint64_t entry_load(const Entry *src, Entry *dst) {
+    dst->lock = __atomic_load_n(&src->lock, __ATOMIC_RELAXED);
+    dst->move = __atomic_load_n(&src->move, __ATOMIC_RELAXED);
+    dst->check = __atomic_load_n(&src->check, __ATOMIC_RELAXED);
+    dst->data = __atomic_load_n(&src->data, __ATOMIC_RELAXED);
+    return dst->lock ^ dst->move ^ dst->check ^ dst->data;
+}
+
+/* write `src` (move, check, data) into the slot `dst` under `key` */
+static inline void entry_store(Entry *dst, uint64_t key, const Entry *src) {
+    __atomic_store_n(&dst->move, src->move, __ATOMIC_RELAXED);
+    __atomic_store_n(&dst->check, src->check, __ATOMIC_RELAXED);
+    __atomic_store_n(&dst->data, src->data, __ATOMIC_RELAXED);
+    __atomic_store_n(&dst->lock, key ^ src->move ^ src->check ^ src->data, __ATOMIC_RELAXED);
+}
+
+/*
+ * The bucket of `key` copied into got[2] with the keys of its entries in
+ * keys[2]; returns the index of the entry for (key, check), or -1.
+ */
+static inline int probe(const Solver *S, uint64_t key, uint64_t check, Entry got[2], uint64_t keys[2]) {
+    const Entry *b = bucket_at(S, key, S->cards_left);
+    keys[0] = entry_load(b, got);
+    keys[1] = entry_load(b + 1, got + 1);
+    if (!key) return -1;
+    if (keys[0] == key && got[0].check == check) return 0;
+    if (keys[1] == key && got[1].check == check) return 1;
+    return -1;
 }
 
 /*
@@ -66,23 +91,20 @@ static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
     return ge | le << 1;
 }
 
-/* a slot for a new entry: slot 0 keeps the bigger subtree, slot 1 takes the rest */
+/* a slot for a new entry of subtree size w: slot 0 keeps the bigger subtree, slot 1 takes the rest */
 static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
-    Entry *b = bucket_at(S, key, S->cards_left), *e;
+    Entry *b = bucket_at(S, key, S->cards_left), cur[2];
+    uint64_t k0 = entry_load(b, cur), k1 = entry_load(b + 1, cur + 1);
     int count = b < S->tt2 || !S->tt2 || b >= S->tt2 + S->tt2_mask + 1; /* the main table grows */
-    if (!b[0].key || b[0].work <= w) {
-        if (b[0].key) {
-            if (!b[1].key) S->tt_entries += count;
-            b[1] = b[0];
+    if (!k0 || cur[0].work <= w) {
+        if (k0) {
+            if (!k1) S->tt_entries += count;
+            entry_store(b + 1, k0, cur);
         } else S->tt_entries += count;
-        e = b;
-    } else {
-        if (!b[1].key) S->tt_entries += count;
-        e = b + 1;
+        return b;
     }
-    e->key = key;
-    e->work = (uint8_t)w;
-    return e;
+    if (!k1) S->tt_entries += count;
+    return b + 1;
 }
 
 /* zeroed memory for the table, aligned to a cache line (huge pages were
@@ -114,18 +136,34 @@ static int grow_tt(Solver *S) {
         return 0; /* keep searching with the table we have */
     }
     for (size_t i = 0; i < n; i++) {
-        if (!old[i].key) continue;
-        Entry *b = S->tt + (old[i].key & S->tt_mask & ~1ULL);
-        Entry *e = !b[0].key ? b : !b[1].key ? b + 1 : (b[0].work < b[1].work ? b : b + 1);
-        if (!e->key) S->tt_entries++;
-        *e = old[i];
+        Entry x, cur[2];
+        uint64_t k = entry_load(old + i, &x);
+        if (!k) continue;
+        Entry *b = S->tt + (k & S->tt_mask & ~1ULL);
+        uint64_t k0 = entry_load(b, cur), k1 = entry_load(b + 1, cur + 1);
+        Entry *e = !k0 ? b : !k1 ? b + 1 : (cur[0].work < cur[1].work ? b : b + 1);
+        if (!(e == b ? k0 : k1)) S->tt_entries++;
+        entry_store(e, k, &x);
     }
     free(old_raw);
     return 0;
 }
 
 
+/* a shared table loses a reference (under the GIL); the last frees it */
+static void shared_release(SharedTable *t) {
+    if (t && --t->refs == 0) {
+        free(t->raw);
+        free(t);
+    }
+}
+
 static void free_tables(Solver *S) {
+    if (S->shared) {
+        shared_release(S->shared);
+        S->shared = NULL;
+        S->tt_raw = NULL;
+    }
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
 }
@@ -134,7 +172,6 @@ static void free_tables(Solver *S) {
 #define DEEP_TABLE_BYTES (4u << 20)
 #endif
 static int alloc_tt(Solver *S) {
-    if (S->tt) return 0;
     if ((S->opts & OPT_DEEPTT) && (S->opts & OPT_SMALL) && !S->tt2) {
         /* a quarter of the memory at most; the main table has the rest */
         size_t bytes = DEEP_TABLE_BYTES;
@@ -144,11 +181,37 @@ static int alloc_tt(Solver *S) {
         S->tt2_bytes = bytes;
         S->tt2_mask = bytes / sizeof(Entry) - 1;
     }
+    if (S->tt) return 0;
     size_t n = 1 << 15;
     while (n * sizeof(Entry) > S->tt_limit_bytes - S->tt2_bytes && n > 64) n /= 2;
     if (set_tt(S, n) < 0) { PyErr_NoMemory(); return -1; }
     return 0;
 }
 
+
+/* a new shared table of at most `bytes` (a power of two entries), zeroed, one reference */
+static SharedTable *shared_new(size_t bytes) {
+    SharedTable *t = (SharedTable *)calloc(1, sizeof *t);
+    if (!t) return NULL;
+    size_t n = 64;
+    while (2 * n * sizeof(Entry) <= bytes) n *= 2;
+    t->tt = table_alloc(n * sizeof(Entry), &t->raw);
+    if (!t->tt) { free(t); return NULL; }
+    t->mask = n - 1;
+    t->bytes = n * sizeof(Entry);
+    t->refs = 1;
+    return t;
+}
+
+/* search with the shared table `t` from now on (one more reference to it) */
+static void use_shared(Solver *S, SharedTable *t) {
+    free_tables(S);
+    t->refs++;
+    S->shared = t;
+    S->tt = t->tt;
+    S->tt_mask = t->mask;
+    S->tt_bytes = t->bytes;
+    S->tt_grow_at = UINT64_MAX; /* the other threads search in it: it never moves */
+}
 
 #endif /* SCOPONE_TABLE_H */
