@@ -306,130 +306,164 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     ``bracket``: first prove bounds from the outside in (:meth:`_Bounds.bracket`),
     for a position that a time limit will interrupt: the root's, then in mode
     ``all`` each root move's.
+
+    >>> from scopone.solver.core import CoreBackend
+    >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
+    >>> r = solve_with(CoreBackend(pos.rules), pos, "all")
+    >>> r.value, [(m.move.text(), m.value) for m in r.moves], [m.text() for m in r.line]
+    (5, [('7Dx3C+4S', 5)], ['7Dx3C+4S', '7C', '1B', '2B'])
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
-    t0 = time.perf_counter()
-    backends = [backend, *helpers]
-    workers = Workers(backends) if helpers else None
-    report_lock = threading.Lock()  # reports may come from worker threads
-    pos = pos.copy()
-    maximise = pos.to_move & 1 == 0
-    moves = pos.legal_moves()
-    phase = ["value" if mode != "all" else "moves"]
+    return _Solve(backend, pos, mode, on_progress, helpers).run(line, bracket)
 
-    def report() -> None:
-        if on_progress is None:
+
+class _Solve:
+    """One run of :func:`solve_with`, phase by phase: the values (:meth:`every_move`
+    in mode all; :meth:`root_value` then :meth:`settle_root_moves` otherwise), then
+    :meth:`result` and its best line.  Progress reports read the state between them."""
+
+    def __init__(self, backend: Backend, pos: Position, mode: Mode,
+                 on_progress: Callable[[SolveProgress], None] | None, helpers: Sequence[StoppableBackend]):
+        self.t0 = time.perf_counter()
+        self.backend, self.mode, self.on_progress = backend, mode, on_progress
+        self.backends = [backend, *helpers]
+        self.workers = Workers(self.backends) if helpers else None
+        self.report_lock = threading.Lock()  # reports may come from worker threads
+        self.pos = pos.copy()
+        self.maximise = self.pos.to_move & 1 == 0
+        self.moves = self.pos.legal_moves()
+        self.phase = "value" if mode != "all" else "moves"
+        self.root = _Bounds(after=self.report)
+        self.per_move = [_Bounds(after=self.report) for _ in self.moves]
+        self.guess = _guess(self.pos)
+
+    def report(self) -> None:
+        if self.on_progress is None:
             return
-        with report_lock:
-            _report()
-
-    def _report() -> None:
-        if mode == "all":
-            lo, up = _root_from_moves(per_move, maximise)
-            done = sum(b.lower == b.upper for b in per_move)
-        else:
-            lo, up = root.lower, root.upper
-            done = sum(b.lower > -INF or b.upper < INF for b in per_move)
-        nodes = sum(b.stats().get("nodes", 0) for b in backends)
-        on_progress(SolveProgress(lo, up, done, len(moves), phase[0], nodes, time.perf_counter() - t0))
-
-    root = _Bounds(after=report)
-    per_move = [_Bounds(after=report) for _ in moves]
-    # between searches too (they can take minutes), the nodes count moves on
-    ticking = threading.Event()
-
-    def tick() -> None:
-        while not ticking.wait(0.5):
-            report()
-
-    ticker = threading.Thread(target=tick, name="scopone-progress", daemon=True)
-    if on_progress is not None:
-        ticker.start()
-    try:
-        complete = True
-        guess = _guess(pos)
-        try:
-            if pos.is_over():
-                v = pos.score().value
-                root.lower = root.upper = v
-            elif mode == "all":
-                if bracket:
-                    _bracket_root(root, workers, backend, pos, guess)
-                    _bracket_moves(workers, backend, pos, moves, per_move)
-                _every_move_exact(workers, backend, pos, moves, per_move, guess)
-                vals = [b.lower for b in per_move]
-                root.lower = root.upper = max(vals) if maximise else min(vals)
+        with self.report_lock:
+            if self.mode == "all":
+                lo, up = _root_from_moves(self.per_move, self.maximise)
+                done = sum(b.lower == b.upper for b in self.per_move)
             else:
-                if bracket:
-                    _bracket_root(root, workers, backend, pos, guess)
-                if workers:
-                    root.exact_parallel(workers, pos, guess)
+                lo, up = self.root.lower, self.root.upper
+                done = sum(b.lower > -INF or b.upper < INF for b in self.per_move)
+            nodes = sum(b.stats().get("nodes", 0) for b in self.backends)
+            self.on_progress(SolveProgress(lo, up, done, len(self.moves), self.phase, nodes,
+                                           time.perf_counter() - self.t0))
+
+    def run(self, line: bool, bracket: bool) -> SolveResult:
+        # between searches too (they can take minutes), the nodes count moves on
+        ticking = threading.Event()
+
+        def tick() -> None:
+            while not ticking.wait(0.5):
+                self.report()
+
+        ticker = threading.Thread(target=tick, name="scopone-progress", daemon=True)
+        if self.on_progress is not None:
+            ticker.start()
+        try:
+            complete = True
+            try:
+                if self.pos.is_over():
+                    self.root.lower = self.root.upper = self.pos.score().value
+                elif self.mode == "all":
+                    self.every_move(bracket)
                 else:
-                    root.exact(backend, pos, guess)
-                v = root.lower
-                phase[0] = "moves"
-                # the moves that proved the root's value, most likely, each with the
-                # backend whose table knows it
-                hinted: dict[Move, object] = {}
-                for b in backends:
-                    hinted.setdefault(b.root_move(pos), b)
-                first = [m for m in moves if m in hinted]
-                order = [moves.index(m) for m in first] + [i for i, m in enumerate(moves) if m not in hinted]
-                # one assignment, so a Ctrl-C cannot separate a move from its bounds
-                moves, per_move = [moves[i] for i in order], [per_move[i] for i in order]
+                    self.root_value(bracket)
+                    self.settle_root_moves()
+            except (SearchInterrupted, KeyboardInterrupt):
+                complete = False
+                if self.mode == "all":
+                    # what the per-move bounds prove about the root
+                    lo, up = _root_from_moves(self.per_move, self.maximise)
+                    self.root.lower, self.root.upper = max(self.root.lower, lo), min(self.root.upper, up)
+            result = self.result(complete, line)
+        finally:
+            ticking.set()
+            while ticker.is_alive():
+                try:
+                    ticker.join()
+                except KeyboardInterrupt:  # the search is over: nothing left to stop
+                    pass
+        result.stats = {"time": time.perf_counter() - self.t0, **merged_stats(self.backends)}
+        n, t = result.stats.get("nodes", 0), result.stats["time"]
+        result.stats["nodes_per_second"] = int(n / t) if t > 0 else 0
+        return result
 
-                def settle(b: _Bounds, be, p: Position) -> bool:
-                    reached = b.test(be, p, v) if maximise else not b.test(be, p, v + 1)
-                    if reached:
-                        b.lower = b.upper = v
-                    return reached
+    def every_move(self, bracket: bool) -> None:
+        """Mode all: every root move's exact value, and so the root's."""
+        workers, backend, pos = self.workers, self.backend, self.pos
+        if bracket:
+            _bracket_root(self.root, workers, backend, pos, self.guess)
+            _bracket_moves(workers, backend, pos, self.moves, self.per_move)
+        _every_move_exact(workers, backend, pos, self.moves, self.per_move, self.guess)
+        vals = [b.lower for b in self.per_move]
+        self.root.lower = self.root.upper = max(vals) if self.maximise else min(vals)
 
-                found = False
-                for mv, b in zip(first, per_move):
-                    pos.push(mv)
-                    try:
-                        found = settle(b, hinted[mv], pos) or found
-                    finally:
-                        pos.pop()
-                    if found and mode == "best":
-                        break
-                if not (found and mode == "best"):
-                    _settle_moves(workers, backend, pos, moves[len(first):], per_move[len(first):], settle,
-                                  stop_at_first=mode == "best")
-        except (SearchInterrupted, KeyboardInterrupt):
-            complete = False
-            if mode == "all":
-                # what the per-move bounds prove about the root
-                lo, up = _root_from_moves(per_move, maximise)
-                root.lower, root.upper = max(root.lower, lo), min(root.upper, up)
-        shown = [MoveValue(m, b.lower, b.upper) for m, b in zip(moves, per_move)]
+    def root_value(self, bracket: bool) -> None:
+        """Modes best and optimal: the root's value by MTD(f) (on every thread)."""
+        if bracket:
+            _bracket_root(self.root, self.workers, self.backend, self.pos, self.guess)
+        if self.workers:
+            self.root.exact_parallel(self.workers, self.pos, self.guess)
+        else:
+            self.root.exact(self.backend, self.pos, self.guess)
+
+    def settle_root_moves(self) -> None:
+        """Modes best and optimal: which root moves keep the root's value (best:
+        the first found), the table's best moves first."""
+        pos, v, maximise = self.pos, self.root.lower, self.maximise
+        self.phase = "moves"
+        # the moves that proved the root's value, most likely, each with the
+        # backend whose table knows it
+        hinted: dict[Move, object] = {}
+        for b in self.backends:
+            hinted.setdefault(b.root_move(pos), b)
+        first = [m for m in self.moves if m in hinted]
+        order = [self.moves.index(m) for m in first] + [i for i, m in enumerate(self.moves) if m not in hinted]
+        # one assignment, so a Ctrl-C cannot separate a move from its bounds
+        self.moves, self.per_move = [self.moves[i] for i in order], [self.per_move[i] for i in order]
+
+        def settle(b: _Bounds, be, p: Position) -> bool:
+            reached = b.test(be, p, v) if maximise else not b.test(be, p, v + 1)
+            if reached:
+                b.lower = b.upper = v
+            return reached
+
+        found = False
+        for mv, b in zip(first, self.per_move):
+            pos.push(mv)
+            try:
+                found = settle(b, hinted[mv], pos) or found
+            finally:
+                pos.pop()
+            if found and self.mode == "best":
+                return
+        _settle_moves(self.workers, self.backend, pos, self.moves[len(first):], self.per_move[len(first):],
+                      settle, stop_at_first=self.mode == "best")
+
+    def result(self, complete: bool, line: bool) -> SolveResult:
+        """What was proven, the moves best first, and (complete) a best line."""
+        pos, root, mode = self.pos, self.root, self.mode
+        shown = [MoveValue(m, b.lower, b.upper) for m, b in zip(self.moves, self.per_move)]
         if complete and mode != "all":
             shown = [mv for mv in shown if mv.value == root.lower]
         elif not complete and mode != "all":
             shown = [mv for mv in shown if mv.lower > -INF or mv.upper < INF]
-        shown.sort(key=lambda mv: _best_first(mv, maximise))
+        shown.sort(key=lambda mv: _best_first(mv, self.maximise))
         result = SolveResult(root.lower, root.upper, pos.to_move, mode, shown, complete=complete)
         if complete and line and not pos.is_over():
-            phase[0] = "line"
+            self.phase = "line"
             try:
-                report()
-                result.line, result.final_score = best_line(backend, pos, root.lower, shown[0].move)
+                self.report()
+                result.line, result.final_score = best_line(self.backend, pos, root.lower, shown[0].move)
             except (SearchInterrupted, KeyboardInterrupt):
                 result.complete = False
         elif complete and pos.is_over():
             result.final_score = pos.score()
-    finally:
-        ticking.set()
-        while ticker.is_alive():
-            try:
-                ticker.join()
-            except KeyboardInterrupt:  # the search is over: nothing left to stop
-                pass
-    result.stats = {"time": time.perf_counter() - t0, **merged_stats(backends)}
-    n, t = result.stats.get("nodes", 0), result.stats["time"]
-    result.stats["nodes_per_second"] = int(n / t) if t > 0 else 0
-    return result
+        return result
 
 
 def _share_out(workers: Workers | None, backend, pos: Position, count: int,

@@ -1,8 +1,10 @@
 """Searches on several backends at once, one thread each.
 
 The compiled core releases the GIL while it searches, so threads run in
-parallel.  Each thread owns one backend (and so its own transposition table):
-:class:`Workers` runs one loop per backend, stops every search on Ctrl-C, on
+parallel.  Each thread owns one backend; the backends may search one shared
+transposition table (:meth:`scopone.solver.core.CoreBackend.share_table`, what
+:func:`scopone.solver.make_backends` does), and then :attr:`Workers.shared` is
+true.  :class:`Workers` runs one loop per backend, stops every search on Ctrl-C, on
 a deadline or on an error, and can cancel one search whose answer is no
 longer needed.  The driver (``scopone.solver.driver``) builds its parallel
 modes on it.

@@ -106,21 +106,23 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     int off = 0, open = 0, chi = 0, clo = 0;
     uint64_t sm = 0;
-    int ca = popc(pa), cb = popc(pb), nrem = popc(rem);
-    if (ca >= 21) off++;
-    else if (cb >= 21) off--;
+    /* the majorities are of the cards in the deal: 21 of 40 cards and 6 of 10
+     * Denari in a whole deal, fewer in a position made without every card */
+    int ca = popc(pa), cb = popc(pb), nrem = popc(rem), ct = ca + cb + nrem;
+    if (2 * ca > ct) off++;
+    else if (2 * cb > ct) off--;
     else {
         sm |= (uint64_t)(ca + 1); open++;
-        chi += ca + nrem > 20; clo -= cb + nrem > 20;
+        chi += 2 * (ca + nrem) > ct; clo -= 2 * (cb + nrem) > ct;
     }
     int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), drem = popc(rem & DENARI_MASK);
-    int den_done = 1;
-    if (da >= 6) off++;
-    else if (db >= 6) off--;
-    else if (da == 5 && db == 5) ;
+    int dt = da + db + drem, den_done = 1;
+    if (2 * da > dt) off++;
+    else if (2 * db > dt) off--;
+    else if (!drem) ; /* a tie */
     else {
         sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0;
-        chi += da + drem > 5; clo -= db + drem > 5;
+        chi += 2 * (da + drem) > dt; clo -= 2 * (db + drem) > dt;
     }
     if (pa >> SETTEBELLO & 1) off++;
     else if (pb >> SETTEBELLO & 1) off--;
