@@ -177,30 +177,13 @@ class _Bounds:
         """:meth:`bracket` with one null-window search per worker at a time, in the
         same order; a search that another answer made moot is cancelled."""
         todo = [g for d in steps for g in (guess - d, guess + d)][::-1]
-        flight: dict[int, int] = {}  # worker -> gamma it is testing
 
-        def loop(i: int, backend) -> None:
-            mine = pos.copy()
-            while True:
-                with workers.cond:
-                    if workers.stopping:
-                        raise SearchInterrupted
-                    while todo and not self.lower < todo[-1] <= self.upper:
-                        todo.pop()
-                    if not todo:
-                        return
-                    gamma = flight[i] = todo.pop()
-                v = workers.search(i, mine, gamma - 1, gamma,
-                                   wanted=lambda: self.lower < gamma <= self.upper)
-                with workers.cond:
-                    del flight[i]
-                    if v is not None:
-                        self.record(gamma, v)
-                        for j, other in flight.items():
-                            if not self.lower < other <= self.upper:
-                                workers.cancel(j)
+        def pick(flight: dict[int, int]) -> int | None:
+            while todo and not self.lower < todo[-1] <= self.upper:
+                todo.pop()
+            return todo.pop() if todo else None
 
-        workers.run(loop)
+        self.tests_in_parallel(workers, pos, pick)
 
     def exact(self, backend, pos: Position, guess: int = 0) -> int:
         g = min(max(guess, self.lower), self.upper)
@@ -214,14 +197,13 @@ class _Bounds:
         """:meth:`exact` with one null-window search per worker at a time.
 
         Each worker tests the untested gamma nearest the current estimate (the
-        last answer, as in MTD(f)); a search that another answer made moot is
-        cancelled.  With the guess off by one, the two searches MTD(f) needs
-        in a row run side by side.
+        last answer, as in MTD(f)).  With the guess off by one, the two searches
+        MTD(f) needs in a row run side by side; when a single test is left and
+        the workers share a table, they all search it (splitting its tree).
         """
         estimate = [guess]
-        flight: dict[int, int] = {}  # worker -> gamma it is testing
 
-        def pick() -> int | None:
+        def pick(flight: dict[int, int]) -> int | None:
             lo, up = self.lower, self.upper
             g = min(max(estimate[0], lo), up)
             busy = set(flight.values())
@@ -229,10 +211,31 @@ class _Bounds:
             while True:  # g+1, g, g+2, g-1, ...: nearest g + 1/2 first
                 gamma = g + 1 + k // 2 if k % 2 == 0 else g - k // 2
                 if k % 2 == 0 and gamma > up and g - k // 2 <= lo:
-                    return None
+                    break
                 if lo < gamma <= up and gamma not in busy:
                     return gamma
                 k += 1
+            if flight and workers.shared:
+                # nothing new to test: help with a running test, the shared
+                # table splitting its tree between the threads
+                return min(busy, key=lambda b: abs(b - estimate[0] - 0.5))
+            return None
+
+        def answered(v: int) -> None:
+            estimate[0] = v
+
+        self.tests_in_parallel(workers, pos, pick, answered)
+        return self.lower
+
+    def tests_in_parallel(self, workers: Workers, pos: Position, pick: Callable[[dict[int, int]], int | None],
+                          answered: Callable[[int], None] = lambda v: None) -> None:
+        """Null-window tests on every worker at once until the bounds meet or no
+        test is left: each worker tests ``gamma = pick(flight)`` (``flight``: worker
+        -> the gamma it is testing; None: nothing to test now, so it waits for a
+        running test, whose answer may open new work, or ends when none runs).
+        ``answered(v)`` gets every answer; a test another answer made moot is
+        cancelled."""
+        flight: dict[int, int] = {}
 
         def loop(i: int, backend) -> None:
             mine = pos.copy()
@@ -241,14 +244,10 @@ class _Bounds:
                     while True:
                         if workers.stopping:
                             raise SearchInterrupted
-                        gamma = pick() if self.lower < self.upper else None
-                        if gamma is None and flight and workers.shared:
-                            # nothing new to test: help with a running test, the
-                            # shared table splitting the tree between the two
-                            gamma = min(flight.values(), key=lambda g: abs(g - estimate[0] - 0.5))
+                        gamma = pick(flight) if self.lower < self.upper else None
                         if gamma is not None or not flight:
                             break
-                        workers.cond.wait()  # another answer may open new work
+                        workers.cond.wait()
                     if gamma is None:
                         workers.cond.notify_all()
                         return
@@ -259,14 +258,13 @@ class _Bounds:
                     del flight[i]
                     if v is not None:
                         self.record(gamma, v)
-                        estimate[0] = v
+                        answered(v)
                         for j, other in flight.items():
                             if not self.lower < other <= self.upper:
                                 workers.cancel(j)
                     workers.cond.notify_all()
 
         workers.run(loop)
-        return self.lower
 
 
 def _guess(pos: Position) -> int:
