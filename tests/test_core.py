@@ -150,7 +150,8 @@ def test_core_matches_minimax(rules):
                                      "all+deeptt", "all+canon", "summary+canon", "all+order2",
                                      "all+deeptt+canon+order2", "small+deeptt", "all+noscopa",
                                      "bounds+tight+noscopa", "all+deeptt+noscopa", "all+dominance",
-                                     "dominance", "order+summary+dominance", "all+deeptt+noscopa+dominance"])
+                                     "dominance", "order+summary+dominance", "all+deeptt+noscopa+dominance",
+                                     "all+quasi", "small+quasi", "all+deeptt+quasi", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -161,7 +162,7 @@ def test_every_option_set_gives_the_same_values(options):
 
 
 @pytest.mark.parametrize("options", ["all+deeptt", "all+canon", "all+deeptt+canon+order2", "all+noscopa+deeptt",
-                                     "all+deeptt+noscopa+dominance", "dominance"])
+                                     "all+deeptt+noscopa+dominance", "dominance", "all+quasi"])
 def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(options):
     # 5 cards per hand: the table is used inside the last 8 cards and positions
     # with different piles meet in it, which 1-4 cards per hand rarely show

@@ -53,6 +53,34 @@ static inline void busy_clear(uint64_t *busy, uint64_t key) {
     __atomic_compare_exchange_n(&busy[key & (BUSY_SLOTS - 1)], &k, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
+/*
+ * OPT_QUASI: the non-Denari moves searched at a node, with their values.  Two
+ * moves of same-rank cards with the same capture lead to positions that differ
+ * by the suits of the two cards alone; if neither is Denari, only the primiera
+ * point can tell them apart, so their values differ by at most 2.
+ */
+typedef struct {
+    int n, card[16], val[16];
+    uint64_t cap[16];
+} Twins;
+
+/* whether m can be skipped: a twin's value (fail-soft, so a bound on the twin's
+ * value from the mover's side) clears the window by 2; *best takes that bound */
+static inline int twin_skip(Twins *t, const Move *m, int maximise, int alpha, int beta, int *best) {
+    for (int j = 0; j < t->n; j++) {
+        if ((t->card[j] >> 2) != (m->card >> 2) || t->cap[j] != m->cap) continue;
+        int bound = maximise ? t->val[j] + 2 : t->val[j] - 2;
+        if (maximise ? bound > alpha : bound < beta) return 0;
+        if (maximise ? bound > *best : bound < *best) *best = bound;
+        return 1;
+    }
+    return 0;
+}
+
+static inline void twin_add(Twins *t, const Move *m, int v) {
+    if (t->n < 16) { t->card[t->n] = m->card; t->cap[t->n] = m->cap; t->val[t->n++] = v; }
+}
+
 /* one child's value into a min/max node: the new best and window; nonzero on a cut-off */
 static inline int minimax_step(int maximise, int v, int *best, int *alpha, int *beta) {
     if (maximise) {
@@ -156,13 +184,22 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
     }
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -S->inf : S->inf;
+    Twins twins;
+    twins.n = 0;
+    int quasi_on = (S->opts & OPT_QUASI) != 0;
     for (int i = 0; i < n; i++) {
+        int quasi = quasi_on && (ms[i].card & 3);
+        if (quasi && twin_skip(&twins, ms + i, maximise, alpha, beta, &best)) {
+            S->quasi_skips++;
+            continue;
+        }
         Undo u;
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
         make(S, ms[i].card, ms[i].cap, &u);
         int v = ab_small(S, sp + n, alpha, beta, cat_lo, cat_hi, freec);
         unmake(S, &u);
+        if (quasi) twin_add(&twins, ms + i, v);
         if (minimax_step(maximise, v, &best, &alpha, &beta)) break;
     }
     return best;
@@ -317,6 +354,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
      * the table likely holds its result */
     uint64_t *busy = NULL;
     int deferred[64], ndef = 0;
+    Twins twins;
+    twins.n = 0;
     if ((opts & OPT_ABDADA) && S->shared && S->root_left - S->cards_left < ABDADA_DEPTH &&
         S->cards_left - 1 > S->small) {
         busy = S->shared->busy;
@@ -332,6 +371,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                 if (bi != i) { Move t = ms[i]; ms[i] = ms[bi]; ms[bi] = t; }
             }
         } else i = deferred[k - n];
+        int quasi = (opts & OPT_QUASI) && (ms[i].card & 3);
+        if (quasi && twin_skip(&twins, ms + i, maximise, alpha, beta, &best)) {
+            S->quasi_skips++;
+            continue;
+        }
         Undo u;
         make(S, ms[i].card, ms[i].cap, &u);
         if (busy && k > 0 && k < n && ndef < 64) {
@@ -348,6 +392,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             if (busy) busy_clear(busy, key);
             return 0;
         }
+        if (quasi) twin_add(&twins, ms + i, v);
         if (maximise) {
             if (v > best) {
                 best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;

@@ -43,11 +43,14 @@
 #define OPT_NOSCOPA 32768 /* no scopa is left once a table card outranks every card in hand */
 #define OPT_DOMINANCE 65536 /* bounds of the same cards in play with piles worse or better for A */
 #define OPT_ABDADA 131072 /* threads sharing a table: a move another thread is searching is searched last */
-#define OPT_ALL 262143
+#define OPT_QUASI 262144 /* a card of the same rank and capture as one searched, both not Denari, is skipped
+                          * when that one's value clears the window by 2 (their suits can move the value
+                          * by the primiera point only) */
+#define OPT_ALL 524287
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON)
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_QUASI)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -140,7 +143,7 @@ typedef struct {
     uint64_t tt_entries;
     /* statistics */
     uint64_t next_check;
-    uint64_t nodes, tt_hits, tt_stores, cuts, cut_first, bound_cuts;
+    uint64_t nodes, tt_hits, tt_stores, cuts, cut_first, bound_cuts, quasi_skips;
     uint64_t by_left[41]; /* nodes by cards left in the hands */
     uint64_t all_nodes[41], all_moves[41], all_hand[41]; /* searched nodes without a cut-off */
     /* the position being searched */
