@@ -215,10 +215,11 @@ class _Bounds:
                 if lo < gamma <= up and gamma not in busy:
                     return gamma
                 k += 1
-            if flight and workers.shared:
+            live = [b for b in busy if lo < b <= up]  # not the tests an answer made moot
+            if live and workers.shared:
                 # nothing new to test: help with a running test, the shared
                 # table splitting its tree between the threads
-                return min(busy, key=lambda b: abs(b - estimate[0] - 0.5))
+                return min(live, key=lambda b: abs(b - estimate[0] - 0.5))
             return None
 
         def answered(v: int) -> None:

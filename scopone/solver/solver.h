@@ -63,13 +63,13 @@ typedef struct {
  * bounds for its key, an entry keeps one pile of team A its bounds hold for
  * (with that pile's decided points), so that positions with the same cards in
  * play but other piles can use them where the piles are ordered (OPT_DOMINANCE).
- * Threads may share a table without locks: the key is stored xor the other
- * three words, so an entry torn by two threads writing it at once decodes to
- * another key and is a miss (entry_load, entry_store).
+ * Threads may share a table without locks: the key is stored xor a hash of the
+ * other three words, so an entry torn by two threads writing it at once decodes
+ * to another key and is a miss (entry_load, entry_store).
  */
 typedef struct {
     uint64_t lock;   /* the key (hash of the card locations, the mover and the last capturer: it gives
-                      * the slot) xor move, check and data; all four 0: empty */
+                      * the slot) xor check, move and a hash of data (entry_seal); 0: empty */
     uint64_t move;   /* bits 0-45 the best move (card | captured << 6, all ones: none), 46-53 pile A's
                       * cards 32-39, 54-63 the top bits of the second hash of the locations alone */
     uint64_t check;  /* a second, independent hash of the locations, with the pile summary */

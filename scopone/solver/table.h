@@ -25,14 +25,29 @@ static inline Entry *bucket_at(const Solver *S, uint64_t key, int left) {
     return S->tt + (key & S->tt_mask & ~1ULL);
 }
 
+/*
+ * What the lock word adds to the key: check, move and a hash of data, so that an
+ * entry mixing two writes' words decodes to another key.  With a plain xor of
+ * all three, two writes whose moves and data differ by the same bits would
+ * cancel out; hashed, data's difference is a pseudo-random word that a
+ * difference of moves matches with probability 2^-64.
+ */
+static inline uint64_t entry_seal(const Entry *e) {
+    return e->check ^ e->move ^ mix64(e->data);
+}
+
 /* a copy of the slot `src` in `dst`, read word by word (another thread may be
  * writing it); returns its key, 0 when the slot is empty */
 static inline uint64_t entry_load(const Entry *src, Entry *dst) {
     dst->lock = __atomic_load_n(&src->lock, __ATOMIC_RELAXED);
+    if (!dst->lock) { /* empty (a real entry's lock is 0 with probability 2^-64) */
+        dst->move = dst->check = dst->data = 0;
+        return 0;
+    }
     dst->move = __atomic_load_n(&src->move, __ATOMIC_RELAXED);
     dst->check = __atomic_load_n(&src->check, __ATOMIC_RELAXED);
     dst->data = __atomic_load_n(&src->data, __ATOMIC_RELAXED);
-    return dst->lock ^ dst->move ^ dst->check ^ dst->data;
+    return dst->lock ^ entry_seal(dst);
 }
 
 /* write `src` (move, check, data) into the slot `dst` under `key` */
@@ -40,7 +55,7 @@ static inline void entry_store(Entry *dst, uint64_t key, const Entry *src) {
     __atomic_store_n(&dst->move, src->move, __ATOMIC_RELAXED);
     __atomic_store_n(&dst->check, src->check, __ATOMIC_RELAXED);
     __atomic_store_n(&dst->data, src->data, __ATOMIC_RELAXED);
-    __atomic_store_n(&dst->lock, key ^ src->move ^ src->check ^ src->data, __ATOMIC_RELAXED);
+    __atomic_store_n(&dst->lock, key ^ entry_seal(src), __ATOMIC_RELAXED);
 }
 
 /*
