@@ -497,3 +497,25 @@ def test_positions_without_every_card_are_solved_exactly(rules):
             assert b.search(pos, -99, 99) == want, (pos.line(), options)
             for gamma in range(want - 2, want + 3):  # null windows on both sides of the value
                 assert (b.search(pos, gamma - 1, gamma) >= gamma) == (want >= gamma), (pos.line(), gamma)
+
+
+def test_one_backend_keeps_positions_of_different_decks_apart():
+    # the table keys the cards in play and team A's pile; in a whole deal team
+    # B's pile follows from them, in a position made without every card it does
+    # not: one backend must not take one deck's entries for another's
+    import random
+
+    rng = random.Random(9200)
+    checked = 0
+    for seed in range(40):
+        pos = endgame(9200 + seed, Rules(), 3)
+        b = CoreBackend(pos.rules)
+        for _ in range(3):
+            pile_b = pos.piles[1] & rng.getrandbits(40)
+            other = Position(pos.hands, pos.table, (pos.piles[0], pile_b), pos.scope, pos.to_move,
+                             pos.last_capture, pos.rules, check=False)
+            want = minimax(other)
+            checked += want != minimax(pos)
+            assert b.search(other, -99, 99) == want, other.line()
+            assert b.search(pos, -99, 99) == minimax(pos), pos.line()
+    assert checked > 10  # the decks do change the values

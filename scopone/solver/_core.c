@@ -135,6 +135,13 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
         int c = __builtin_ctzll(m);
         S->z1 ^= Z1[c][4]; S->z2 ^= Z2[c][4];
     }
+    if (all != ALL40) {
+        /* a position without every card: team B's pile no longer follows from the
+         * cards in play and team A's pile, so the cards of the deal join the hashes
+         * (no card enters or leaves the deal during a search) */
+        S->z1 ^= mix64(all ^ 0x5CA1AB1EULL);
+        S->z2 ^= mix64(all ^ 0xFACADEULL);
+    }
     S->aborted = S->py_error = 0;
     S->root_keyed = 0;
     if (S->stop_requested) Py_RETURN_NONE;
