@@ -73,7 +73,7 @@ def shared_table_mb(position: Position, memory_mb: float) -> float:
     >>> shared_table_mb(deal(seed=1, cards_per_hand=6), 256), shared_table_mb(deal(seed=1), 256)
     (8, 256)
     """
-    per_hand = -(-sum(h.bit_count() for h in position.hands) // 4)
+    per_hand = -(-position.cards_left() // 4)
     return min(memory_mb, TABLE_MB.get(per_hand, 1 if per_hand < 5 else memory_mb))
 
 
@@ -141,7 +141,7 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)
     # 8 or more cards per hand will not be solved in a time limit of minutes: prove
     # bounds from the outside in first, so the result carries the tightest found
-    bracket = time_limit is not None and sum(h.bit_count() for h in position.hands) >= BRACKET_CARDS
+    bracket = time_limit is not None and position.cards_left() >= BRACKET_CARDS
     return solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
                       bracket=bracket)
 

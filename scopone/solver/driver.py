@@ -395,16 +395,23 @@ class _Solve:
         """Mode all: every root move's exact value, and so the root's."""
         workers, backend, pos = self.workers, self.backend, self.pos
         if bracket:
-            _bracket_root(self.root, workers, backend, pos, self.guess)
+            self.bracket_root()
             _bracket_moves(workers, backend, pos, self.moves, self.per_move)
         _every_move_exact(workers, backend, pos, self.moves, self.per_move, self.guess)
         vals = [b.lower for b in self.per_move]
         self.root.lower = self.root.upper = max(vals) if self.maximise else min(vals)
 
+    def bracket_root(self) -> None:
+        """Bounds on the root's value from the outside in (on every thread)."""
+        if self.workers:
+            self.root.bracket_parallel(self.workers, self.pos, self.guess)
+        else:
+            self.root.bracket(self.backend, self.pos, self.guess)
+
     def root_value(self, bracket: bool) -> None:
         """Modes best and optimal: the root's value by MTD(f) (on every thread)."""
         if bracket:
-            _bracket_root(self.root, self.workers, self.backend, self.pos, self.guess)
+            self.bracket_root()
         if self.workers:
             self.root.exact_parallel(self.workers, self.pos, self.guess)
         else:
@@ -507,13 +514,6 @@ def _every_move_exact(workers: Workers | None, backend, pos: Position, moves: li
         last[0] = per_move[k].lower
 
     _share_out(workers, backend, pos, len(moves), work)
-
-
-def _bracket_root(root: _Bounds, workers: Workers | None, backend, pos: Position, guess: int) -> None:
-    if workers:
-        root.bracket_parallel(workers, pos, guess)
-    else:
-        root.bracket(backend, pos, guess)
 
 
 def _bracket_moves(workers: Workers | None, backend, pos: Position, moves: list[Move],

@@ -436,7 +436,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (hit >= 0) {
             slot = bucket_at(S, key, S->cards_left) + hit;
             if (got[hit].work > w) w = got[hit].work;
-        } else slot = slot_for(S, key, w);
+        } else slot = slot_for(S, key, w, got, keys);
         ne.check = check;
         ne.lo = (int8_t)lo; ne.hi = (int8_t)hi;
         ne.work = (uint8_t)w;

@@ -63,9 +63,9 @@ typedef struct {
  * bounds for its key, an entry keeps one pile of team A its bounds hold for
  * (with that pile's decided points), so that positions with the same cards in
  * play but other piles can use them where the piles are ordered (OPT_DOMINANCE).
- * Threads may share a table without locks: the key is stored xor a hash of the
- * other three words, so an entry torn by two threads writing it at once decodes
- * to another key and is a miss (entry_load, entry_store).
+ * Threads may share a table without locks: the key is stored xor check, move and
+ * a hash of data, so an entry torn by two threads writing it at once decodes to
+ * another key and is a miss (entry_seal, entry_load, entry_store).
  */
 typedef struct {
     uint64_t lock;   /* the key (hash of the card locations, the mover and the last capturer: it gives

@@ -106,10 +106,11 @@ static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
     return ge | le << 1;
 }
 
-/* a slot for a new entry of subtree size w: slot 0 keeps the bigger subtree, slot 1 takes the rest */
-static inline Entry *slot_for(Solver *S, uint64_t key, int w) {
-    Entry *b = bucket_at(S, key, S->cards_left), cur[2];
-    uint64_t k0 = entry_load(b, cur), k1 = entry_load(b + 1, cur + 1);
+/* a slot for a new entry of subtree size w, given the bucket as probe() read it
+ * (cur, keys): slot 0 keeps the bigger subtree, slot 1 takes the rest */
+static inline Entry *slot_for(Solver *S, uint64_t key, int w, const Entry cur[2], const uint64_t keys[2]) {
+    Entry *b = bucket_at(S, key, S->cards_left);
+    uint64_t k0 = keys[0], k1 = keys[1];
     int count = b < S->tt2 || !S->tt2 || b >= S->tt2 + S->tt2_mask + 1; /* the main table grows */
     if (!k0 || cur[0].work <= w) {
         if (k0) {
