@@ -87,7 +87,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
         S->mstack = (Move *)malloc(sizeof(Move) * MOVE_STACK);
         if (!S->mstack) { PyErr_NoMemory(); return -1; }
     }
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
@@ -135,12 +135,16 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
         int c = __builtin_ctzll(m);
         S->z1 ^= Z1[c][4]; S->z2 ^= Z2[c][4];
     }
+    S->za = 0;
+    for (int l = 0; l < 5; l++)
+        for (uint64_t m = l < 4 ? S->hand[l] : table; m; m &= m - 1) S->za += ZA[__builtin_ctzll(m)][l];
     if (all != ALL40) {
         /* a position without every card: team B's pile no longer follows from the
          * cards in play and team A's pile, so the cards of the deal join the hashes
          * (no card enters or leaves the deal during a search) */
         S->z1 ^= mix64(all ^ 0x5CA1AB1EULL);
         S->z2 ^= mix64(all ^ 0xFACADEULL);
+        S->za += mix64(all ^ 0xC0FFEEULL);
     }
     S->aborted = S->py_error = 0;
     S->root_keyed = 0;
@@ -168,7 +172,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
@@ -179,7 +183,9 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,
                          "bound_cutoffs", (unsigned long long)S->bound_cuts,
-                         "quasi_skips", (unsigned long long)S->quasi_skips);
+                         "quasi_skips", (unsigned long long)S->quasi_skips,
+                         "partition_hits", (unsigned long long)S->at_hits,
+                         "partition_stores", (unsigned long long)S->at_stores);
 }
 
 static PyObject *Solver_profile(Solver *S, PyObject *noargs) {
@@ -252,7 +258,7 @@ static PyObject *Solver_stop(Solver *S, PyObject *args) {
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     if (refuse_if_busy(S)) return NULL;
     free_tables(S);
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
@@ -353,6 +359,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_DOMINANCE", OPT_DOMINANCE);
     PyModule_AddIntConstant(m, "OPT_ABDADA", OPT_ABDADA);
     PyModule_AddIntConstant(m, "OPT_QUASI", OPT_QUASI);
+    PyModule_AddIntConstant(m, "OPT_PARTITION", OPT_PARTITION);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;

@@ -9,6 +9,8 @@
 /* ------------------------------------------------------------------ tables */
 static uint64_t Z1[40][5], Z2[40][5];
 static uint64_t ZMOVER[4][3], ZMOVER2[4][3]; /* the seat to move and the last capturer (-1, 0, 1) */
+static uint64_t ZA[40][5]; /* OPT_PARTITION: a Denari card at a place; any other card by its rank (summed, not xored:
+                            * two cards of one rank in one place must not cancel) */
 static uint8_t SUBS[16][5][6], NSUBS[16][5]; /* subsets of a nibble by size */
 static uint8_t LOWBITS[16][5];                /* the k lowest bits of a nibble */
 static uint8_t GATHER[4][256];                /* 2 suit bits of one byte (2 ranks) */
@@ -37,6 +39,11 @@ static void init_tables(void) {
         for (int l = 0; l < 5; l++) { Z1[c][l] = splitmix(&s); Z2[c][l] = splitmix(&s); }
     for (int m = 0; m < 4; m++)
         for (int l = 0; l < 3; l++) { ZMOVER[m][l] = splitmix(&s); ZMOVER2[m][l] = splitmix(&s); }
+    for (int r = 0; r < 10; r++)
+        for (int l = 0; l < 5; l++) {
+            ZA[4 * r][l] = splitmix(&s);
+            ZA[4 * r + 1][l] = ZA[4 * r + 2][l] = ZA[4 * r + 3][l] = splitmix(&s);
+        }
     for (int n = 0; n < 16; n++) {
         for (int sub = 0; sub < 16; sub++) {
             if ((sub & n) != sub) continue;

@@ -45,7 +45,7 @@ OPTIONS: dict[str, int] = (
      "tight": _core.OPT_TIGHT, "smallbounds": _core.OPT_SMALLBOUNDS, "last": _core.OPT_LAST, "range": _core.OPT_RANGE, "smallequiv": _core.OPT_SMALLEQUIV,
      "deeptt": _core.OPT_DEEPTT, "order2": _core.OPT_ORDER2, "canon": _core.OPT_CANON,
      "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE, "abdada": _core.OPT_ABDADA,
-     "quasi": _core.OPT_QUASI,
+     "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}

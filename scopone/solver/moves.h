@@ -108,7 +108,7 @@ static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
 
 /* --------------------------------------------------------------- make/unmake */
 typedef struct {
-    uint64_t hand, table, pa, pb, z1, z2;
+    uint64_t hand, table, pa, pb, z1, z2, za;
     int s0, s1, last;
 } Undo;
 
@@ -138,15 +138,15 @@ static inline void apply_play(const Solver *S, int card, uint64_t cap, int team,
 static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
     int seat = S->to_move;
     u->hand = S->hand[seat]; u->table = S->table; u->pa = S->pile[0]; u->pb = S->pile[1];
-    u->z1 = S->z1; u->z2 = S->z2; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
+    u->z1 = S->z1; u->z2 = S->z2; u->za = S->za; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
     S->hand[seat] &= ~(1ULL << card);
-    S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat];
+    S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat]; S->za -= ZA[card][seat];
     /* the table's hash: the captured cards leave it, a laid card joins it */
     for (uint64_t m = cap; m; m &= m - 1) {
         int x = __builtin_ctzll(m);
-        S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4];
+        S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4]; S->za -= ZA[x][4];
     }
-    if (!cap) { S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4]; }
+    if (!cap) { S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4]; S->za += ZA[card][4]; }
     S->cards_left--;
     apply_play(S, card, cap, seat & 1, S->cards_left == 0, &S->table, S->pile, S->scope, &S->last);
     S->to_move = (seat + 1) & 3;
@@ -155,7 +155,7 @@ static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
 static inline void unmake(Solver *S, const Undo *u) {
     S->to_move = (S->to_move + 3) & 3;
     S->hand[S->to_move] = u->hand; S->table = u->table; S->pile[0] = u->pa; S->pile[1] = u->pb;
-    S->z1 = u->z1; S->z2 = u->z2; S->scope[0] = u->s0; S->scope[1] = u->s1; S->last = u->last;
+    S->z1 = u->z1; S->z2 = u->z2; S->za = u->za; S->scope[0] = u->s0; S->scope[1] = u->s1; S->last = u->last;
     S->cards_left++;
 }
 

@@ -51,6 +51,17 @@ static int primiera_final(const Solver *S, uint64_t pa, uint64_t pb) {
     return 0;
 }
 
+/* points(A) - points(B) of the piles, scope excluded; *prim gets the primiera's share */
+static inline int score_parts(const Solver *S, uint64_t pa, uint64_t pb, int *prim) {
+    int v = more(popc(pa), popc(pb));
+    v += more(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK));
+    v += (int)(pa >> SETTEBELLO & 1) - (int)(pb >> SETTEBELLO & 1);
+    v += *prim = primiera_final(S, pa, pb);
+    if (S->re_bello) v += (int)(pa >> RE_BELLO & 1) - (int)(pb >> RE_BELLO & 1);
+    if (S->napola) v += napola_points(pa) - napola_points(pb);
+    return v;
+}
+
 /* points(A) - points(B) of the piles, scope excluded */
 static int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
     int v = more(popc(pa), popc(pb));
@@ -101,7 +112,7 @@ static uint64_t canon_primiera(const Solver *S, const int a[4], const int b[4], 
  * besides scope and napola).
  */
 static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
-                   int *cat_hi, int *cat_lo) {
+                   int *cat_hi, int *cat_lo, int *prim, int *pwlo, int *pwhi) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     int off = 0, open = 0, chi = 0, clo = 0;
@@ -164,13 +175,17 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     if (pres != 2) {
         off += pres;
         freec = rem;
+        *pwlo = *pwhi = 0;
     } else {
         open++;
-        if (S->prim_sum) { chi += maxa > minb; clo -= maxb > mina; }
+        int ph, pl;
+        if (S->prim_sum) { ph = maxa > minb; pl = maxb > mina; }
         else {
-            chi += cana && (!compb || maxa > minb);
-            clo -= canb && (!compa || maxb > mina);
+            ph = cana && (!compb || maxa > minb);
+            pl = canb && (!compa || maxb > mina);
         }
+        chi += ph; clo -= pl;
+        *pwlo = 1 - pl; *pwhi = 1 - ph;
         if (S->opts & OPT_CANON) sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
         for (int st = 0; st < 4; st++) {
             if (!(S->opts & OPT_CANON)) sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
@@ -184,6 +199,7 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     freec &= ~(1ULL << SETTEBELLO);
     if (!den_done || S->napola) freec &= ~DENARI_MASK;
     if (S->re_bello) freec &= ~(1ULL << RE_BELLO);
+    *prim = pres;
     *summary = sm;
     *freecards = freec;
     *undecided = open;
@@ -192,23 +208,21 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     return off;
 }
 
-/* decided(), remembered per (piles, cards in play) */
-static inline int decided_cached(Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
-                                 int *cat_hi, int *cat_lo) {
+/* decided(), remembered per (piles, cards in play): the record is overwritten by later calls */
+static inline const Decided *decided_cached(Solver *S) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     Decided *d = S->dcache + (mix64(pa * 0x9E3779B97F4A7C15ULL ^ pb) & (DCACHE - 1));
     if (!(d->used && d->pa == pa && d->pb == pb && d->rem == rem)) {
-        int open, chi, clo;
+        int open, chi, clo, pr, pl, ph;
         uint64_t sm, fc;
-        int off = decided(S, &sm, &fc, &open, &chi, &clo);
+        int off = decided(S, &sm, &fc, &open, &chi, &clo, &pr, &pl, &ph);
         d->pa = pa; d->pb = pb; d->rem = rem; d->summary = sm; d->freec = fc;
         d->off = (int16_t)off; d->open = (int16_t)open; d->chi = (int16_t)chi; d->clo = (int16_t)clo;
+        d->pres = (int16_t)pr; d->pwlo = (int16_t)pl; d->pwhi = (int16_t)ph;
         d->used = 1;
     }
-    *summary = d->summary; *freecards = d->freec; *undecided = d->open;
-    *cat_hi = d->chi; *cat_lo = d->clo;
-    return d->off;
+    return d;
 }
 
 

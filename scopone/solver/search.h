@@ -92,20 +92,70 @@ static inline int minimax_step(int maximise, int v, int *best, int *alpha, int *
 }
 
 /*
+ * OPT_PARTITION's bookkeeping (done whatever the options: it costs little).
+ * Every search sets S->rb with the value v it returns: a bound that holds
+ * whatever the primiera, a lower one if v >= beta, an upper one if v <= alpha
+ * (-inf / +inf when there is none; undefined when v is inside the window).
+ * A node that fails low (high) has the weakest of its children's upper
+ * (lower) bounds; one cut off has the cutting child's.
+ */
+typedef struct { int acc, poisoned, status; } Robust;
+
+static inline Robust robust_start(const Solver *S, int maximise, int status) {
+    Robust r = {maximise ? -S->inf : S->inf, 0, status};
+    return r;
+}
+
+/*
+ * The child's bound (its value v) into the node's.  A child whose primiera is
+ * decided proved its bound for that primiera; the positions of an open node's
+ * class may reach it with any, so the bound widens by what the primiera could
+ * still move.  It counts only where the child failed the way the node fails.
+ */
+static inline int robust_child(const Solver *S, const Robust *r, int v, int beta) {
+    int rb = S->rb;
+    if (r->status == 2 && S->rs != 2 && rb > -S->inf && rb < S->inf) rb += v >= beta ? -1 - S->rs : 1 - S->rs;
+    return rb;
+}
+
+static inline void robust_add(Solver *S, Robust *r, int maximise, int v, int beta) {
+    int rb = robust_child(S, r, v, beta);
+    if (maximise ? rb > r->acc : rb < r->acc) r->acc = rb;
+}
+
+/* the node's bound: rb, for its class (status) */
+static inline void robust_set(Solver *S, int rb, int status) { S->rb = rb; S->rs = status; }
+
+/* no bound for the value v about to be returned */
+static inline void robust_none(Solver *S, int v, int beta) { S->rb = v >= beta ? -S->inf : S->inf; S->rs = 2; }
+
+/* the categories' range where the plain search began, how far the primiera
+ * widens it, and the primiera there (2: open), the class of the plain search */
+typedef struct { int lo, hi, pwlo, pwhi, pres; } Range;
+
+/* the value of the final piles (sc: the scope difference), with its bound for the class
+ * of primiera pres: exact if decided, else whatever the primiera */
+static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int beta, int pres) {
+    int prim, v = score_parts(S, pa, pb, &prim) + sc;
+    robust_set(S, pres != 2 ? v : v - prim + (v >= beta ? -1 : 1), pres);
+    return v;
+}
+
+/*
  * The last round: every seat still to play holds one card, so the play is
  * forced but for the choice between capture options.  Plays it out on local
  * copies of the state (no make/unmake, no move ordering, no bounds).
  */
 static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, const uint64_t pile[2],
-                      const int scope[2], int last, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
+                      const int scope[2], int last, int alpha, int beta, const Range *cr, uint64_t freec) {
     int sc = scope[0] - scope[1];
-    if (!left) return score_piles(S, pile[0], pile[1]) + sc;
+    if (!left) return leaf_value(S, pile[0], pile[1], sc, beta, cr->pres);
     if (left > 1) {
-        /* the categories end in [cat_lo, cat_hi]; each play but the last makes at most one scopa */
+        /* the categories end in [cr->lo, cr->hi]; each play but the last makes at most one scopa */
         int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
-        int hi = cat_hi + sc + plays_a, lo = cat_lo + sc - plays_b;
-        if (hi <= alpha) { S->bound_cuts++; return hi; }
-        if (lo >= beta) { S->bound_cuts++; return lo; }
+        int hi = cr->hi + sc + plays_a, lo = cr->lo + sc - plays_b;
+        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi + cr->pwhi, cr->pres); return hi; }
+        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo - cr->pwlo, cr->pres); return lo; }
     }
     int c = __builtin_ctzll(S->hand[seat]);
     int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, freec & table,
@@ -117,15 +167,18 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
     }
     int maximise = (seat & 1) == 0;
     int best = maximise ? -S->inf : S->inf;
+    Robust rob = robust_start(S, maximise, cr->pres);
     for (int i = 0; i < n; i++) {
         uint64_t t = table, p[2] = {pile[0], pile[1]};
         int sco[2] = {scope[0], scope[1]}, l = last;
         S->nodes++;
         S->by_left[left - 1]++;
         apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t, p, sco, &l);
-        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, cat_lo, cat_hi, freec);
-        if (minimax_step(maximise, v, &best, &alpha, &beta)) break;
+        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, cr, freec);
+        robust_add(S, &rob, maximise, v, beta);
+        if (minimax_step(maximise, v, &best, &alpha, &beta)) return best; /* S->rb: the cutting child's */
     }
+    robust_set(S, rob.acc, cr->pres);
     return best;
 }
 
@@ -138,24 +191,25 @@ static inline int in_last_round(const Solver *S) {
     return 1;
 }
 
+static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec);
+
 /* the last plays: no table, no ordering, nothing but the rules */
-static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_hi, uint64_t freec) {
-    if (S->cards_left == 0)
-        return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
+    if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pres);
     {
-        /* the categories end in [cat_lo, cat_hi] (what was still open where the
+        /* the categories end in [cr->lo, cr->hi] (what was still open where the
          * plain search began); each play but the last makes at most one scopa */
         int sc = S->scope[0] - S->scope[1];
         int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
         if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
         if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
-        int hi = cat_hi + sc + na, lo = cat_lo + sc - nb;
-        if (hi <= alpha) { S->bound_cuts++; return hi; }
-        if (lo >= beta) { S->bound_cuts++; return lo; }
+        int hi = cr->hi + sc + na, lo = cr->lo + sc - nb;
+        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi + cr->pwhi, cr->pres); return hi; }
+        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo - cr->pwlo, cr->pres); return lo; }
     }
     if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
         return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile, S->scope, S->last,
-                          alpha, beta, cat_lo, cat_hi, freec);
+                          alpha, beta, cr, freec);
     if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
         /* every category is monotone in the cards a team takes: the best A can
          * reach is all cards still in play going to A, plus its possible scope */
@@ -163,9 +217,9 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
         int sc = S->scope[0] - S->scope[1];
         /* scope only add to these: look at them when the categories alone would cut */
         int hi = score_piles(S, S->pile[0] | rem, S->pile[1]) + sc;
-        if (hi <= alpha && (hi += scope_max(S, 0)) <= alpha) { S->bound_cuts++; return hi; }
+        if (hi <= alpha && (hi += scope_max(S, 0)) <= alpha) { S->bound_cuts++; robust_none(S, hi, beta); return hi; }
         int lo = score_piles(S, S->pile[0], S->pile[1] | rem) + sc;
-        if (lo >= beta && (lo -= scope_max(S, 1)) >= beta) { S->bound_cuts++; return lo; }
+        if (lo >= beta && (lo -= scope_max(S, 1)) >= beta) { S->bound_cuts++; robust_none(S, lo, beta); return lo; }
     }
     Move *ms = S->mstack + sp;
     int n = gen_moves(S, ms, freec);
@@ -184,6 +238,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
     }
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -S->inf : S->inf;
+    Robust rob = robust_start(S, maximise, cr->pres);
     Twins twins;
     twins.n = 0;
     int quasi_on = (S->opts & OPT_QUASI) != 0;
@@ -191,18 +246,38 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, int cat_lo, int cat_
         int quasi = quasi_on && (ms[i].card & 3);
         if (quasi && twin_skip(&twins, ms + i, maximise, alpha, beta, &best)) {
             S->quasi_skips++;
+            rob.poisoned = 1; /* a twin's value bounds this move's only up to the primiera */
             continue;
         }
         Undo u;
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
         make(S, ms[i].card, ms[i].cap, &u);
-        int v = ab_small(S, sp + n, alpha, beta, cat_lo, cat_hi, freec);
+        int v = S->at && S->cards_left >= PARTITION_MIN && beta == alpha + 1
+                    ? ab_small_part(S, sp + n, alpha, beta, cr, freec) : ab_small(S, sp + n, alpha, beta, cr, freec);
         unmake(S, &u);
         if (quasi) twin_add(&twins, ms + i, v);
-        if (minimax_step(maximise, v, &best, &alpha, &beta)) break;
+        robust_add(S, &rob, maximise, v, beta);
+        if (minimax_step(maximise, v, &best, &alpha, &beta)) return best;
     }
+    if (rob.poisoned) robust_none(S, best, beta);
+    else robust_set(S, rob.acc, cr->pres);
     return best;
+}
+
+/* ab_small with the partition table (the caller checked that it is used here) */
+static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
+    uint64_t ak = abstract_key(S, cr->pres);
+    int sd = S->scope[0] - S->scope[1];
+    const AEntry *e = abstract_probe(S, ak);
+    if (e && e->lo > -TT_NONE && e->lo + sd >= beta) { S->at_hits++; robust_set(S, e->lo + sd, cr->pres); return S->rb; }
+    if (e && e->hi < TT_NONE && e->hi + sd <= alpha) { S->at_hits++; robust_set(S, e->hi + sd, cr->pres); return S->rb; }
+    int v = ab_small(S, sp, alpha, beta, cr, freec);
+    if (!S->aborted) {
+        if (v >= beta && S->rb >= beta) abstract_store(S, ak, 1, S->rb - sd);
+        else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd);
+    }
+    return v;
 }
 
 static int ab(Solver *S, int sp, int alpha, int beta) {
@@ -213,23 +288,28 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (check_interrupt(S)) return 0;
     }
     if (S->aborted) return 0;
-    if (S->cards_left == 0)
-        return score_piles(S, S->pile[0], S->pile[1]) + S->scope[0] - S->scope[1];
+    if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, 2);
 
     if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4)) {
-        int cat_lo = -S->inf, cat_hi = S->inf;
+        /* no range: values lie in (-inf, inf), and the primiera moves them by 2 at most */
+        Range cr = {-S->inf, S->inf, 2, 2, 2};
         uint64_t fc = 0;
         if (S->opts & (OPT_RANGE | OPT_SMALLEQUIV)) {
             /* what the categories can still end at, for cheap bounds in the plain
              * search, and the cards whose suit no longer matters (both only
              * narrow as cards are taken, so they hold in the whole subtree) */
-            uint64_t sm;
-            int open, chi, clo, dec = decided_cached(S, &sm, &fc, &open, &chi, &clo);
+            const Decided *d = decided_cached(S);
             int nap = S->napola ? 10 : 0;
-            if (S->opts & OPT_RANGE) { cat_lo = dec + clo - nap; cat_hi = dec + chi + nap; }
-            if (!(S->opts & OPT_SMALLEQUIV)) fc = 0;
+            if (S->opts & OPT_RANGE) {
+                cr.lo = d->off + d->clo - nap; cr.hi = d->off + d->chi + nap;
+                cr.pwlo = d->pwlo; cr.pwhi = d->pwhi; cr.pres = d->pres;
+            }
+            if (S->opts & OPT_SMALLEQUIV) fc = d->freec;
         }
-        return ab_small(S, sp, alpha, beta, cat_lo, cat_hi, fc);
+        /* OPT_PARTITION: a bound proven for another position of this one's class */
+        if (S->at && S->cards_left >= PARTITION_MIN && beta == alpha + 1)
+            return ab_small_part(S, sp, alpha, beta, &cr, fc);
+        return ab_small(S, sp, alpha, beta, &cr, fc);
     }
     /* the slot depends on the card locations only: fetch it while the pile summary is computed */
     uint64_t key = 0;
@@ -241,10 +321,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
     uint64_t summary = 0, freec = 0;
-    int open = 0;
-    if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS)) {
-        int chi = 0, clo = 0;
-        int dec = decided_cached(S, &summary, &freec, &open, &chi, &clo);
+    int open = 0, status = 2; /* status: the primiera if decided, else 2 (OPT_PARTITION's class) */
+    if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS | OPT_PARTITION)) {
+        const Decided *d = decided_cached(S);
+        int dec = d->off, chi = d->chi, clo = d->clo, pwlo = d->pwlo, pwhi = d->pwhi;
+        summary = d->summary; freec = d->freec; open = d->open; status = d->pres;
         if (opts & OPT_SUMMARY) off += dec;
         else summary = S->pile[0];
         if (opts & OPT_BOUNDS) {
@@ -265,8 +346,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                 if (lo >= beta) lo -= scope_max(S, 1); else lo = -S->inf + 1;
             }
             if (S->napola) { hi += 10; lo -= 10; }
-            if (hi <= alpha) { S->bound_cuts++; return hi; }
-            if (lo >= beta) { S->bound_cuts++; return lo; }
+            if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi + pwhi, status); return hi; }
+            if (lo >= beta) { S->bound_cuts++; robust_set(S, lo - pwlo, status); return lo; }
         }
         if (!(opts & OPT_EQUIV)) freec = 0;
     } else {
@@ -305,13 +386,21 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             }
         }
         if (hit >= 0 || lo > -S->inf || hi < S->inf) {
-            if (lo >= beta || lo == hi) { S->tt_hits++; return lo; }
-            if (hi <= alpha) { S->tt_hits++; return hi; }
+            if (lo >= beta || lo == hi) { S->tt_hits++; robust_none(S, lo, beta); return lo; }
+            if (hi <= alpha) { S->tt_hits++; robust_none(S, hi, beta); return hi; }
             if (lo > alpha) alpha = lo;
             if (hi < beta) beta = hi;
         }
     }
     int a0 = alpha, b0 = beta;
+    uint64_t ak = 0;
+    if (S->at && S->cards_left <= PARTITION_MAX && beta == alpha + 1) {
+        /* OPT_PARTITION: a bound proven for another position of this one's class */
+        ak = abstract_key(S, status);
+        const AEntry *e = abstract_probe(S, ak);
+        if (e && e->lo > -TT_NONE && e->lo + sdiff >= beta) { S->at_hits++; robust_set(S, e->lo + sdiff, status); return S->rb; }
+        if (e && e->hi < TT_NONE && e->hi + sdiff <= alpha) { S->at_hits++; robust_set(S, e->hi + sdiff, status); return S->rb; }
+    }
     int maximise = (S->to_move & 1) == 0;
     Move *ms = S->mstack + sp;
     int n = gen_moves(S, ms, freec);
@@ -356,6 +445,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int deferred[64], ndef = 0;
     Twins twins;
     twins.n = 0;
+    Robust rob = robust_start(S, maximise, status);
     if ((opts & OPT_ABDADA) && S->shared && S->root_left - S->cards_left < ABDADA_DEPTH &&
         S->cards_left - 1 > S->small) {
         busy = S->shared->busy;
@@ -374,6 +464,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         int quasi = (opts & OPT_QUASI) && (ms[i].card & 3);
         if (quasi && twin_skip(&twins, ms + i, maximise, alpha, beta, &best)) {
             S->quasi_skips++;
+            rob.poisoned = 1;
             continue;
         }
         Undo u;
@@ -393,6 +484,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             return 0;
         }
         if (quasi) twin_add(&twins, ms + i, v);
+        robust_add(S, &rob, maximise, v, beta);
         if (maximise) {
             if (v > best) {
                 best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;
@@ -413,7 +505,9 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         }
     }
     if (busy) busy_clear(busy, key);
+    int rb = robust_child(S, &rob, best, b0); /* after a cut-off: the cutting child's */
     if (alpha < beta) { /* no cut-off: every move was searched */
+        rb = rob.acc;
         S->all_nodes[S->cards_left]++;
         S->all_moves[S->cards_left] += (uint64_t)n;
         S->all_hand[S->cards_left] += (uint64_t)popc(S->hand[S->to_move]);
@@ -444,6 +538,14 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         entry_set(&ne, bestmove, S->pile[0], loc);
         entry_store(slot, key, &ne);
         S->tt_stores++;
+    }
+    if (rob.poisoned) robust_none(S, best, b0);
+    else {
+        robust_set(S, rb, status);
+        if (ak) {
+            if (best >= b0 && rb >= b0) abstract_store(S, ak, 1, rb - sdiff);
+            else if (best <= a0 && rb <= a0) abstract_store(S, ak, 0, rb - sdiff);
+        }
     }
     return best;
 }

@@ -46,7 +46,9 @@
 #define OPT_QUASI 262144 /* a card of the same rank and capture as one searched, both not Denari, is skipped
                           * when that one's value clears the window by 2 (their suits can move the value
                           * by the primiera point only) */
-#define OPT_ALL 524287
+#define OPT_PARTITION 524288 /* a second table keyed on the position with the suits of the cards that are not
+                              * Denari erased: bounds proven whatever the primiera (issue 15, partition search) */
+#define OPT_ALL 1048575
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none */
@@ -117,8 +119,26 @@ typedef struct SharedTable {
 typedef struct {
     uint64_t pa, pb, rem, summary, freec;
     int16_t off, open, chi, clo;
+    int16_t pres;       /* the primiera point if decided (-1, 0, 1), else 2 */
+    int16_t pwlo, pwhi; /* how far [off + clo, off + chi] widens when the primiera may go either way
+                         * (0 when decided: OPT_PARTITION's classes keep the decided primiera) */
     uint64_t used;
 } Decided;
+
+/*
+ * OPT_PARTITION: an entry of the table of abstract positions (classes).  The key
+ * forgets the suit of every card in play that is not Denari (its rank and place
+ * stay), keeps of the piles only team A's cards count and Denari, and whether
+ * the primiera is decided and how.  Play depends on ranks alone, and the suits of
+ * the cards that are not Denari change nothing but the primiera; so a bound (less
+ * the scope difference) proven whatever the primiera, or for the decided one,
+ * holds for every position of the class.
+ */
+typedef struct {
+    uint64_t key;
+    int8_t lo, hi; /* -TT_NONE, TT_NONE: none */
+    uint8_t pad[6];
+} AEntry;
 #define DCACHE 4096
 
 typedef struct {
@@ -152,6 +172,14 @@ typedef struct {
     int root_left; /* cards in the hands at the root */
     int inf; /* the root's value limit (Position.value_limit): every value lies in (-inf, inf) */
     uint64_t z1, z2;  /* Zobrist hashes of the card locations */
+    uint64_t za;      /* OPT_PARTITION: additive hash of the card locations, the suits not Denari erased */
+    int rb, rs;       /* OPT_PARTITION: with the value v a search just returned, a bound for its class:
+                       * a lower bound if v >= beta, an upper bound if v <= alpha (+-inf: none); rs is
+                       * the class's primiera, 2 when open (then rb holds whatever the primiera) */
+    AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
+    void *at_raw;
+    uint64_t at_mask;
+    uint64_t at_hits, at_stores;
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
     int busy;                            /* a search is running (the GIL is released meanwhile) */
