@@ -112,7 +112,7 @@ static uint64_t canon_primiera(const Solver *S, const int a[4], const int b[4], 
  * besides scope and napola).
  */
 static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int *undecided,
-                   int *cat_hi, int *cat_lo, int *prim, int *pwlo, int *pwhi) {
+                   int *cat_hi, int *cat_lo, int *pcls) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     int off = 0, open = 0, chi = 0, clo = 0;
@@ -175,7 +175,7 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     if (pres != 2) {
         off += pres;
         freec = rem;
-        *pwlo = *pwhi = 0;
+        *pcls = PCLS(pres, pres);
     } else {
         open++;
         int ph, pl;
@@ -185,7 +185,7 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
             pl = canb && (!compa || maxb > mina);
         }
         chi += ph; clo -= pl;
-        *pwlo = 1 - pl; *pwhi = 1 - ph;
+        *pcls = PCLS(-pl, ph);
         if (S->opts & OPT_CANON) sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
         for (int st = 0; st < 4; st++) {
             if (!(S->opts & OPT_CANON)) sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
@@ -199,7 +199,6 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     freec &= ~(1ULL << SETTEBELLO);
     if (!den_done || S->napola) freec &= ~DENARI_MASK;
     if (S->re_bello) freec &= ~(1ULL << RE_BELLO);
-    *prim = pres;
     *summary = sm;
     *freecards = freec;
     *undecided = open;
@@ -214,12 +213,12 @@ static inline const Decided *decided_cached(Solver *S) {
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     Decided *d = S->dcache + (mix64(pa * 0x9E3779B97F4A7C15ULL ^ pb) & (DCACHE - 1));
     if (!(d->used && d->pa == pa && d->pb == pb && d->rem == rem)) {
-        int open, chi, clo, pr, pl, ph;
+        int open, chi, clo, pcls;
         uint64_t sm, fc;
-        int off = decided(S, &sm, &fc, &open, &chi, &clo, &pr, &pl, &ph);
+        int off = decided(S, &sm, &fc, &open, &chi, &clo, &pcls);
         d->pa = pa; d->pb = pb; d->rem = rem; d->summary = sm; d->freec = fc;
         d->off = (int16_t)off; d->open = (int16_t)open; d->chi = (int16_t)chi; d->clo = (int16_t)clo;
-        d->pres = (int16_t)pr; d->pwlo = (int16_t)pl; d->pwhi = (int16_t)ph;
+        d->pcls = (int16_t)pcls;
         d->used = 1;
     }
     return d;

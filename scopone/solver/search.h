@@ -99,22 +99,25 @@ static inline int minimax_step(int maximise, int v, int *best, int *alpha, int *
  * A node that fails low (high) has the weakest of its children's upper
  * (lower) bounds; one cut off has the cutting child's.
  */
-typedef struct { int acc, poisoned, status; } Robust;
+typedef struct { int acc, poisoned, pcls; } Robust;
 
-static inline Robust robust_start(const Solver *S, int maximise, int status) {
-    Robust r = {maximise ? -S->inf : S->inf, 0, status};
+static inline Robust robust_start(const Solver *S, int maximise, int pcls) {
+    Robust r = {maximise ? -S->inf : S->inf, 0, pcls};
     return r;
 }
 
 /*
- * The child's bound (its value v) into the node's.  A child whose primiera is
- * decided proved its bound for that primiera; the positions of an open node's
- * class may reach it with any, so the bound widens by what the primiera could
- * still move.  It counts only where the child failed the way the node fails.
+ * The child's bound (its value v) for the node's class.  The child proved it for
+ * the primiera range of its own class, which the range of the node's contains
+ * (a range only narrows as cards are taken); the positions of the node's class
+ * may reach the child's with any primiera in the wider range, so the bound
+ * widens by the difference.  It counts only where the child failed the way the
+ * node fails.
  */
 static inline int robust_child(const Solver *S, const Robust *r, int v, int beta) {
     int rb = S->rb;
-    if (r->status == 2 && S->rs != 2 && rb > -S->inf && rb < S->inf) rb += v >= beta ? -1 - S->rs : 1 - S->rs;
+    if (rb > -S->inf && rb < S->inf)
+        rb += v >= beta ? PCLS_LO(r->pcls) - PCLS_LO(S->rs) : PCLS_HI(r->pcls) - PCLS_HI(S->rs);
     return rb;
 }
 
@@ -123,21 +126,21 @@ static inline void robust_add(Solver *S, Robust *r, int maximise, int v, int bet
     if (maximise ? rb > r->acc : rb < r->acc) r->acc = rb;
 }
 
-/* the node's bound: rb, for its class (status) */
-static inline void robust_set(Solver *S, int rb, int status) { S->rb = rb; S->rs = status; }
+/* the node's bound: rb, for its class's primiera range pcls */
+static inline void robust_set(Solver *S, int rb, int pcls) { S->rb = rb; S->rs = pcls; }
 
 /* no bound for the value v about to be returned */
-static inline void robust_none(Solver *S, int v, int beta) { S->rb = v >= beta ? -S->inf : S->inf; S->rs = 2; }
+static inline void robust_none(Solver *S, int v, int beta) { S->rb = v >= beta ? -S->inf : S->inf; S->rs = PCLS(-1, 1); }
 
-/* the categories' range where the plain search began, how far the primiera
- * widens it, and the primiera there (2: open), the class of the plain search */
-typedef struct { int lo, hi, pwlo, pwhi, pres; } Range;
+/* the categories' range where the plain search began, and the primiera's range
+ * there (PCLS; the class of every node of the plain search below) */
+typedef struct { int lo, hi, pcls; } Range;
 
-/* the value of the final piles (sc: the scope difference), with its bound for the class
- * of primiera pres: exact if decided, else whatever the primiera */
-static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int beta, int pres) {
+/* the value of the final piles (sc: the scope difference), with its bound for a class
+ * whose primiera can end anywhere in the range pcls */
+static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int beta, int pcls) {
     int prim, v = score_parts(S, pa, pb, &prim) + sc;
-    robust_set(S, pres != 2 ? v : v - prim + (v >= beta ? -1 : 1), pres);
+    robust_set(S, v - prim + (v >= beta ? PCLS_LO(pcls) : PCLS_HI(pcls)), pcls);
     return v;
 }
 
@@ -149,13 +152,13 @@ static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int be
 static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, const uint64_t pile[2],
                       const int scope[2], int last, int alpha, int beta, const Range *cr, uint64_t freec) {
     int sc = scope[0] - scope[1];
-    if (!left) return leaf_value(S, pile[0], pile[1], sc, beta, cr->pres);
+    if (!left) return leaf_value(S, pile[0], pile[1], sc, beta, cr->pcls);
     if (left > 1) {
         /* the categories end in [cr->lo, cr->hi]; each play but the last makes at most one scopa */
         int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
         int hi = cr->hi + sc + plays_a, lo = cr->lo + sc - plays_b;
-        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi + cr->pwhi, cr->pres); return hi; }
-        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo - cr->pwlo, cr->pres); return lo; }
+        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
+        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
     }
     int c = __builtin_ctzll(S->hand[seat]);
     int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, freec & table,
@@ -167,7 +170,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
     }
     int maximise = (seat & 1) == 0;
     int best = maximise ? -S->inf : S->inf;
-    Robust rob = robust_start(S, maximise, cr->pres);
+    Robust rob = robust_start(S, maximise, cr->pcls);
     for (int i = 0; i < n; i++) {
         uint64_t t = table, p[2] = {pile[0], pile[1]};
         int sco[2] = {scope[0], scope[1]}, l = last;
@@ -178,7 +181,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
         robust_add(S, &rob, maximise, v, beta);
         if (minimax_step(maximise, v, &best, &alpha, &beta)) return best; /* S->rb: the cutting child's */
     }
-    robust_set(S, rob.acc, cr->pres);
+    robust_set(S, rob.acc, cr->pcls);
     return best;
 }
 
@@ -195,7 +198,7 @@ static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr
 
 /* the last plays: no table, no ordering, nothing but the rules */
 static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
-    if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pres);
+    if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pcls);
     {
         /* the categories end in [cr->lo, cr->hi] (what was still open where the
          * plain search began); each play but the last makes at most one scopa */
@@ -204,8 +207,8 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
         if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
         int hi = cr->hi + sc + na, lo = cr->lo + sc - nb;
-        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi + cr->pwhi, cr->pres); return hi; }
-        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo - cr->pwlo, cr->pres); return lo; }
+        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
+        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
     }
     if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
         return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile, S->scope, S->last,
@@ -236,9 +239,10 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         for (int i = k; i < n; i++)
             if (ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
     }
+    int child_part = S->at && S->cards_left - 1 >= PARTITION_MIN && beta == alpha + 1;
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -S->inf : S->inf;
-    Robust rob = robust_start(S, maximise, cr->pres);
+    Robust rob = robust_start(S, maximise, cr->pcls);
     Twins twins;
     twins.n = 0;
     int quasi_on = (S->opts & OPT_QUASI) != 0;
@@ -253,25 +257,24 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
         make(S, ms[i].card, ms[i].cap, &u);
-        int v = S->at && S->cards_left >= PARTITION_MIN && beta == alpha + 1
-                    ? ab_small_part(S, sp + n, alpha, beta, cr, freec) : ab_small(S, sp + n, alpha, beta, cr, freec);
+        int v = child_part ? ab_small_part(S, sp + n, alpha, beta, cr, freec) : ab_small(S, sp + n, alpha, beta, cr, freec);
         unmake(S, &u);
         if (quasi) twin_add(&twins, ms + i, v);
         robust_add(S, &rob, maximise, v, beta);
         if (minimax_step(maximise, v, &best, &alpha, &beta)) return best;
     }
     if (rob.poisoned) robust_none(S, best, beta);
-    else robust_set(S, rob.acc, cr->pres);
+    else robust_set(S, rob.acc, cr->pcls);
     return best;
 }
 
 /* ab_small with the partition table (the caller checked that it is used here) */
 static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
-    uint64_t ak = abstract_key(S, cr->pres);
+    uint64_t ak = abstract_key(S, cr->pcls);
     int sd = S->scope[0] - S->scope[1];
     const AEntry *e = abstract_probe(S, ak);
-    if (e && e->lo > -TT_NONE && e->lo + sd >= beta) { S->at_hits++; robust_set(S, e->lo + sd, cr->pres); return S->rb; }
-    if (e && e->hi < TT_NONE && e->hi + sd <= alpha) { S->at_hits++; robust_set(S, e->hi + sd, cr->pres); return S->rb; }
+    if (e && e->lo > -TT_NONE && e->lo + sd >= beta) { S->at_hits++; robust_set(S, e->lo + sd, cr->pcls); return S->rb; }
+    if (e && e->hi < TT_NONE && e->hi + sd <= alpha) { S->at_hits++; robust_set(S, e->hi + sd, cr->pcls); return S->rb; }
     int v = ab_small(S, sp, alpha, beta, cr, freec);
     if (!S->aborted) {
         if (v >= beta && S->rb >= beta) abstract_store(S, ak, 1, S->rb - sd);
@@ -288,11 +291,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (check_interrupt(S)) return 0;
     }
     if (S->aborted) return 0;
-    if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, 2);
+    if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, PCLS(-1, 1));
 
     if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4)) {
         /* no range: values lie in (-inf, inf), and the primiera moves them by 2 at most */
-        Range cr = {-S->inf, S->inf, 2, 2, 2};
+        Range cr = {-S->inf, S->inf, PCLS(-1, 1)};
         uint64_t fc = 0;
         if (S->opts & (OPT_RANGE | OPT_SMALLEQUIV)) {
             /* what the categories can still end at, for cheap bounds in the plain
@@ -302,7 +305,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             int nap = S->napola ? 10 : 0;
             if (S->opts & OPT_RANGE) {
                 cr.lo = d->off + d->clo - nap; cr.hi = d->off + d->chi + nap;
-                cr.pwlo = d->pwlo; cr.pwhi = d->pwhi; cr.pres = d->pres;
+                cr.pcls = d->pcls;
             }
             if (S->opts & OPT_SMALLEQUIV) fc = d->freec;
         }
@@ -321,11 +324,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
     uint64_t summary = 0, freec = 0;
-    int open = 0, status = 2; /* status: the primiera if decided, else 2 (OPT_PARTITION's class) */
+    int open = 0, status = PCLS(-1, 1); /* the primiera's range (OPT_PARTITION's class) */
     if (opts & (OPT_SUMMARY | OPT_EQUIV | OPT_BOUNDS | OPT_PARTITION)) {
         const Decided *d = decided_cached(S);
-        int dec = d->off, chi = d->chi, clo = d->clo, pwlo = d->pwlo, pwhi = d->pwhi;
-        summary = d->summary; freec = d->freec; open = d->open; status = d->pres;
+        int dec = d->off, chi = d->chi, clo = d->clo;
+        summary = d->summary; freec = d->freec; open = d->open; status = d->pcls;
         if (opts & OPT_SUMMARY) off += dec;
         else summary = S->pile[0];
         if (opts & OPT_BOUNDS) {
@@ -346,8 +349,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                 if (lo >= beta) lo -= scope_max(S, 1); else lo = -S->inf + 1;
             }
             if (S->napola) { hi += 10; lo -= 10; }
-            if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi + pwhi, status); return hi; }
-            if (lo >= beta) { S->bound_cuts++; robust_set(S, lo - pwlo, status); return lo; }
+            if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, status); return hi; }
+            if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, status); return lo; }
         }
         if (!(opts & OPT_EQUIV)) freec = 0;
     } else {

@@ -119,20 +119,23 @@ typedef struct SharedTable {
 typedef struct {
     uint64_t pa, pb, rem, summary, freec;
     int16_t off, open, chi, clo;
-    int16_t pres;       /* the primiera point if decided (-1, 0, 1), else 2 */
-    int16_t pwlo, pwhi; /* how far [off + clo, off + chi] widens when the primiera may go either way
-                         * (0 when decided: OPT_PARTITION's classes keep the decided primiera) */
+    int16_t pcls;       /* the range [plo, phi] the primiera point can still end in, as PCLS(plo, phi) */
     uint64_t used;
 } Decided;
+
+/* a range [lo, hi] of the primiera point (-1..1) as one number 0..8; 2 is [-1, 1] */
+#define PCLS(lo, hi) (((lo) + 1) * 3 + (hi) + 1)
+#define PCLS_LO(c) ((c) / 3 - 1)
+#define PCLS_HI(c) ((c) % 3 - 1)
 
 /*
  * OPT_PARTITION: an entry of the table of abstract positions (classes).  The key
  * forgets the suit of every card in play that is not Denari (its rank and place
- * stay), keeps of the piles only team A's cards count and Denari, and whether
- * the primiera is decided and how.  Play depends on ranks alone, and the suits of
- * the cards that are not Denari change nothing but the primiera; so a bound (less
- * the scope difference) proven whatever the primiera, or for the decided one,
- * holds for every position of the class.
+ * stay), keeps of the piles only team A's cards count and Denari, and the range
+ * the primiera point can still end in.  Play depends on ranks alone, and the
+ * suits of the cards that are not Denari change nothing but the primiera; so a
+ * bound (less the scope difference) proven for any primiera in that range holds
+ * for every position of the class.
  */
 typedef struct {
     uint64_t key;
@@ -175,7 +178,7 @@ typedef struct {
     uint64_t za;      /* OPT_PARTITION: additive hash of the card locations, the suits not Denari erased */
     int rb, rs;       /* OPT_PARTITION: with the value v a search just returned, a bound for its class:
                        * a lower bound if v >= beta, an upper bound if v <= alpha (+-inf: none); rs is
-                       * the class's primiera, 2 when open (then rb holds whatever the primiera) */
+                       * the class's primiera range (PCLS), the bound holds for any primiera in it */
     AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;
     uint64_t at_mask;

@@ -196,10 +196,10 @@ static void free_tables(Solver *S) {
 #endif
 
 /* OPT_PARTITION: the key of the abstract position (see AEntry) */
-static inline uint64_t abstract_key(const Solver *S, int pres) {
+static inline uint64_t abstract_key(const Solver *S, int pcls) {
     uint64_t pa = S->pile[0];
     return S->za ^ ZMOVER[S->to_move][S->last + 1] ^
-           mix64((pa & DENARI_MASK) ^ (uint64_t)popc(pa) << 40 ^ (uint64_t)(pres + 1) << 48 ^ 0x243F6A8885A308D3ULL);
+           mix64((pa & DENARI_MASK) ^ (uint64_t)popc(pa) << 40 ^ (uint64_t)pcls << 48 ^ 0x243F6A8885A308D3ULL);
 }
 
 /* OPT_PARTITION: the entry of the abstract key ak, NULL if none */
