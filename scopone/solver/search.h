@@ -93,11 +93,12 @@ static inline int minimax_step(int maximise, int v, int *best, int *alpha, int *
 
 /*
  * OPT_PARTITION's bookkeeping (done whatever the options: it costs little).
- * Every search sets S->rb with the value v it returns: a bound that holds
- * whatever the primiera, a lower one if v >= beta, an upper one if v <= alpha
- * (-inf / +inf when there is none; undefined when v is inside the window).
- * A node that fails low (high) has the weakest of its children's upper
- * (lower) bounds; one cut off has the cutting child's.
+ * Every search sets S->rb with the value v it returns: a bound for every
+ * position of its class (see AEntry) whose primiera can end in the range S->rs,
+ * a lower one if v >= beta, an upper one if v <= alpha (-inf / +inf when there is
+ * none; undefined when v is inside the window).  A node that fails low (high)
+ * has the weakest of its children's upper (lower) bounds; one cut off has the
+ * cutting child's.
  */
 typedef struct { int acc, poisoned, pcls; } Robust;
 
@@ -107,12 +108,12 @@ static inline Robust robust_start(const Solver *S, int maximise, int pcls) {
 }
 
 /*
- * The child's bound (its value v) for the node's class.  The child proved it for
- * the primiera range of its own class, which the range of the node's contains
- * (a range only narrows as cards are taken); the positions of the node's class
- * may reach the child's with any primiera in the wider range, so the bound
- * widens by the difference.  It counts only where the child failed the way the
- * node fails.
+ * The child's bound (its value v) for the node.  A bound proven with the primiera
+ * range [plo, phi] is, less plo (phi), a bound for value less the least (most)
+ * primiera point of every position of the class (their leaves differ only in
+ * that point, and the range holds every leaf's below); so it moves to the node's
+ * range by the difference of the ends.  It counts only where the child failed the
+ * way the node fails.
  */
 static inline int robust_child(const Solver *S, const Robust *r, int v, int beta) {
     int rb = S->rb;
@@ -126,7 +127,7 @@ static inline void robust_add(Solver *S, Robust *r, int maximise, int v, int bet
     if (maximise ? rb > r->acc : rb < r->acc) r->acc = rb;
 }
 
-/* the node's bound: rb, for its class's primiera range pcls */
+/* the node's bound: rb, for the positions of its class with primiera range pcls */
 static inline void robust_set(Solver *S, int rb, int pcls) { S->rb = rb; S->rs = pcls; }
 
 /* no bound for the value v about to be returned */
@@ -268,18 +269,43 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
     return best;
 }
 
+/*
+ * OPT_PARTITION: the class's bound for a node whose primiera range is pcls, if
+ * it settles the window: 1 with the value in S->rb.  An entry keeps a lower
+ * bound less the low end of the range it was proven for, and an upper bound less
+ * the high end: what holds for the class whatever the primiera, shifted by the
+ * primiera's least (most) in the range of the node that uses it.
+ */
+static inline int partition_probe(Solver *S, uint64_t ak, int pcls, int alpha, int beta) {
+    const AEntry *e = abstract_probe(S, ak);
+    if (!e) return 0;
+    int sd = S->scope[0] - S->scope[1];
+    if (e->lo > -TT_NONE && e->lo + sd + PCLS_LO(pcls) >= beta) {
+        S->at_hits++;
+        robust_set(S, e->lo + sd + PCLS_LO(pcls), pcls);
+        return 1;
+    }
+    if (e->hi < TT_NONE && e->hi + sd + PCLS_HI(pcls) <= alpha) {
+        S->at_hits++;
+        robust_set(S, e->hi + sd + PCLS_HI(pcls), pcls);
+        return 1;
+    }
+    return 0;
+}
+
+/* OPT_PARTITION: keep the bound S->rb of the value v just found, if it fails the window as v does */
+static inline void partition_store(Solver *S, uint64_t ak, int pcls, int v, int alpha, int beta) {
+    int sd = S->scope[0] - S->scope[1];
+    if (v >= beta && S->rb >= beta) abstract_store(S, ak, 1, S->rb - sd - PCLS_LO(pcls));
+    else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd - PCLS_HI(pcls));
+}
+
 /* ab_small with the partition table (the caller checked that it is used here) */
 static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
-    uint64_t ak = abstract_key(S, cr->pcls);
-    int sd = S->scope[0] - S->scope[1];
-    const AEntry *e = abstract_probe(S, ak);
-    if (e && e->lo > -TT_NONE && e->lo + sd >= beta) { S->at_hits++; robust_set(S, e->lo + sd, cr->pcls); return S->rb; }
-    if (e && e->hi < TT_NONE && e->hi + sd <= alpha) { S->at_hits++; robust_set(S, e->hi + sd, cr->pcls); return S->rb; }
+    uint64_t ak = abstract_key(S);
+    if (partition_probe(S, ak, cr->pcls, alpha, beta)) return S->rb;
     int v = ab_small(S, sp, alpha, beta, cr, freec);
-    if (!S->aborted) {
-        if (v >= beta && S->rb >= beta) abstract_store(S, ak, 1, S->rb - sd);
-        else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd);
-    }
+    if (!S->aborted) partition_store(S, ak, cr->pcls, v, alpha, beta);
     return v;
 }
 
@@ -399,10 +425,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     uint64_t ak = 0;
     if (S->at && S->cards_left <= PARTITION_MAX && beta == alpha + 1) {
         /* OPT_PARTITION: a bound proven for another position of this one's class */
-        ak = abstract_key(S, status);
-        const AEntry *e = abstract_probe(S, ak);
-        if (e && e->lo > -TT_NONE && e->lo + sdiff >= beta) { S->at_hits++; robust_set(S, e->lo + sdiff, status); return S->rb; }
-        if (e && e->hi < TT_NONE && e->hi + sdiff <= alpha) { S->at_hits++; robust_set(S, e->hi + sdiff, status); return S->rb; }
+        ak = abstract_key(S);
+        if (partition_probe(S, ak, status, alpha, beta)) return S->rb;
     }
     int maximise = (S->to_move & 1) == 0;
     Move *ms = S->mstack + sp;
@@ -545,10 +569,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (rob.poisoned) robust_none(S, best, b0);
     else {
         robust_set(S, rb, status);
-        if (ak) {
-            if (best >= b0 && rb >= b0) abstract_store(S, ak, 1, rb - sdiff);
-            else if (best <= a0 && rb <= a0) abstract_store(S, ak, 0, rb - sdiff);
-        }
+        if (ak) partition_store(S, ak, status, best, a0, b0);
     }
     return best;
 }

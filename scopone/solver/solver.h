@@ -131,11 +131,15 @@ typedef struct {
 /*
  * OPT_PARTITION: an entry of the table of abstract positions (classes).  The key
  * forgets the suit of every card in play that is not Denari (its rank and place
- * stay), keeps of the piles only team A's cards count and Denari, and the range
- * the primiera point can still end in.  Play depends on ranks alone, and the
- * suits of the cards that are not Denari change nothing but the primiera; so a
- * bound (less the scope difference) proven for any primiera in that range holds
- * for every position of the class.
+ * stay) and keeps of the piles only team A's cards count and Denari.  Play
+ * depends on ranks alone, and the suits of the cards that are not Denari change
+ * nothing but the primiera; so the positions of a class have the same game tree
+ * and their final values differ only in the primiera point.  Every search proves,
+ * besides its value, a bound for the whole class given the range [plo, phi] the
+ * primiera point can still end in (the bound minus plo holds for value minus the
+ * least primiera of any position of the class); an entry keeps lo = lower bound
+ * - plo and hi = upper bound - phi (the scope difference taken out too), and a
+ * node of the class with range [plo', phi'] reads lo + plo' and hi + phi'.
  */
 typedef struct {
     uint64_t key;
@@ -182,6 +186,7 @@ typedef struct {
     AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;
     uint64_t at_mask;
+    size_t at_bytes;
     uint64_t at_hits, at_stores;
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */

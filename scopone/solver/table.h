@@ -182,7 +182,7 @@ static void free_tables(Solver *S) {
     }
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
-    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0;
+    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0; S->at_bytes = 0;
 }
 
 #ifndef PARTITION_TABLE_BYTES
@@ -195,11 +195,19 @@ static void free_tables(Solver *S) {
 #define PARTITION_MAX 12 /* OPT_PARTITION: and at the nodes with the table up to this many cards left */
 #endif
 
+/* OPT_PARTITION: the size of a Solver's table of classes: PARTITION_TABLE_BYTES, or a quarter of a
+ * smaller memory bound (the bound is the transposition table's: this small one comes on top) */
+static size_t partition_table_bytes(size_t limit_bytes) {
+    size_t bytes = PARTITION_TABLE_BYTES;
+    while (bytes > limit_bytes / 4 && bytes > 64 * sizeof(AEntry)) bytes /= 2;
+    return bytes;
+}
+
 /* OPT_PARTITION: the key of the abstract position (see AEntry) */
-static inline uint64_t abstract_key(const Solver *S, int pcls) {
+static inline uint64_t abstract_key(const Solver *S) {
     uint64_t pa = S->pile[0];
     return S->za ^ ZMOVER[S->to_move][S->last + 1] ^
-           mix64((pa & DENARI_MASK) ^ (uint64_t)popc(pa) << 40 ^ (uint64_t)pcls << 48 ^ 0x243F6A8885A308D3ULL);
+           mix64((pa & DENARI_MASK) ^ (uint64_t)popc(pa) << 40 ^ 0x243F6A8885A308D3ULL);
 }
 
 /* OPT_PARTITION: the entry of the abstract key ak, NULL if none */
@@ -233,11 +241,11 @@ static int alloc_tt(Solver *S) {
         S->tt2_mask = bytes / sizeof(Entry) - 1;
     }
     if ((S->opts & OPT_PARTITION) && !S->at) {
-        size_t bytes = PARTITION_TABLE_BYTES;
-        while (bytes > S->tt_limit_bytes / 4 && bytes > 64 * sizeof(AEntry)) bytes /= 2;
+        size_t bytes = partition_table_bytes(S->tt_limit_bytes);
         S->at = (AEntry *)table_alloc(bytes, &S->at_raw);
         if (!S->at) { PyErr_NoMemory(); return -1; }
         S->at_mask = bytes / sizeof(AEntry) - 1;
+        S->at_bytes = bytes;
     }
     if (S->tt) return 0;
     size_t n = 1 << 15;
