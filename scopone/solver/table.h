@@ -191,6 +191,9 @@ static void free_tables(Solver *S) {
 #ifndef PARTITION_MIN
 #define PARTITION_MIN 6 /* OPT_PARTITION: the fewest cards left where the abstract table is used */
 #endif
+#ifndef PARTITION_ROOT
+#define PARTITION_ROOT 20 /* OPT_PARTITION: the fewest cards in hand at the root for the table */
+#endif
 #ifndef PARTITION_MAX
 #define PARTITION_MAX 12 /* OPT_PARTITION: and at the nodes with the table up to this many cards left */
 #endif
@@ -240,7 +243,8 @@ static int alloc_tt(Solver *S) {
         S->tt2_bytes = bytes;
         S->tt2_mask = bytes / sizeof(Entry) - 1;
     }
-    if ((S->opts & OPT_PARTITION) && !S->at) {
+    /* below PARTITION_ROOT cards in hand a solve takes milliseconds, less than the table's page faults */
+    if ((S->opts & OPT_PARTITION) && !S->at && S->cards_left >= PARTITION_ROOT) {
         size_t bytes = partition_table_bytes(S->tt_limit_bytes);
         S->at = (AEntry *)table_alloc(bytes, &S->at_raw);
         if (!S->at) { PyErr_NoMemory(); return -1; }
