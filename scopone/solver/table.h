@@ -192,7 +192,8 @@ static void free_tables(Solver *S) {
 #define PARTITION_MIN 6 /* OPT_PARTITION: the fewest cards left where the abstract table is used */
 #endif
 #ifndef PARTITION_ROOT
-#define PARTITION_ROOT 20 /* OPT_PARTITION: the fewest cards in hand at the root for the table */
+#define PARTITION_ROOT 17 /* OPT_PARTITION: the fewest cards in hand at the root for the table (more than
+                           * 4 a hand: the children of a 5-card position, which mode all searches, too) */
 #endif
 #ifndef PARTITION_MAX
 #define PARTITION_MAX 12 /* OPT_PARTITION: and at the nodes with the table up to this many cards left */
