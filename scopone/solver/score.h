@@ -63,14 +63,9 @@ static inline int score_parts(const Solver *S, uint64_t pa, uint64_t pb, int *pr
 }
 
 /* points(A) - points(B) of the piles, scope excluded */
-static int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
-    int v = more(popc(pa), popc(pb));
-    v += more(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK));
-    v += (int)(pa >> SETTEBELLO & 1) - (int)(pb >> SETTEBELLO & 1);
-    v += primiera_final(S, pa, pb);
-    if (S->re_bello) v += (int)(pa >> RE_BELLO & 1) - (int)(pb >> RE_BELLO & 1);
-    if (S->napola) v += napola_points(pa) - napola_points(pb);
-    return v;
+static inline int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
+    int prim;
+    return score_parts(S, pa, pb, &prim);
 }
 
 /*

@@ -47,7 +47,8 @@
                           * when that one's value clears the window by 2 (their suits can move the value
                           * by the primiera point only) */
 #define OPT_PARTITION 524288 /* a second table keyed on the position with the suits of the cards that are not
-                              * Denari erased: bounds proven whatever the primiera (issue 15, partition search) */
+                              * Denari erased: bounds for every position of the class, given the primiera's
+                              * range (issue 15, partition search; see AEntry) */
 #define OPT_ALL 1048575
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
