@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scopone.cards import SUIT_PERMUTATIONS
+from scopone.cards import DENARI_MASK, RE_BELLO, SETTEBELLO, SUIT_PERMUTATIONS
 from scopone.deal import deal
 from scopone.position import Move, Position
 from scopone.rules import PRESETS, Rules, parse_rules
@@ -153,7 +153,9 @@ def test_core_matches_minimax(rules):
                                      "dominance", "order+summary+dominance", "all+deeptt+noscopa+dominance",
                                      "all+quasi", "small+quasi", "all+deeptt+quasi", "all+partition",
                                      "all+deeptt+partition", "summary+partition", "order+partition",
-                                     "all+canon+partition", "all-summary+partition", "everything"])
+                                     "all+canon+partition", "all-summary+partition", "all-etc", "summary+etc",
+                                     "all-summary+etc", "order+etc", "all-pdenari",
+                                     "summary+partition+pdenari", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -196,9 +198,54 @@ def test_partition_bounds_hold_for_the_other_positions_of_a_class(rules):
     assert differ > 0  # the swaps change values: a bound kept for the wrong primiera would show
 
 
+def denari_decided_swaps(rules: Rules, want: int):
+    """Endgames where the Denari are won and the settebello (and with re bello the
+    King of Denari) taken, each with the position where a Denari card in play and
+    another card of its rank in play trade places."""
+    found = []
+    for seed in range(7400, 7400 + 3000):
+        pos = endgame(seed, rules, 5)
+        play = pos.table | sum(pos.hands)
+        da, db = ((p & DENARI_MASK).bit_count() for p in pos.piles)
+        dt = da + db + (play & DENARI_MASK).bit_count()
+        taken = ~play >> SETTEBELLO & 1 and not (rules.re_bello and play >> RE_BELLO & 1)
+        if not (2 * max(da, db) > dt and taken):
+            continue
+        for rank in (6, 5, 0, 4, 3, 2, 1):  # 7, 6, Ace, 5 first: the cards the primiera turns on
+            others = [4 * rank + s for s in (1, 2, 3) if play >> (4 * rank + s) & 1]
+            if play >> (4 * rank) & 1 and others:
+                found.append((pos, swap_two_cards(pos, 4 * rank, others[0])))
+                break
+        if len(found) == want:
+            return found
+    raise AssertionError(f"only {len(found)} endgames with the Denari decided under {rules.name}")
+
+
+@pytest.mark.parametrize("rules", [r for r in RULES if not r.napola], ids=[r.name for r in RULES if not r.napola])
+def test_partition_bounds_hold_once_the_denari_are_decided(rules):
+    # Once the Denari are won and the settebello (and re bello) taken, the class
+    # forgets the Denari cards' suits too: a Denari card trading places with
+    # another card of its rank moves only the primiera.  (Napola counts a run of
+    # Denari, so under it the Denari stay keyed by suit, and these swaps would
+    # test nothing.)  Expected values from a backend without the partition table.
+    differ = hits = 0
+    for pos, other in denari_decided_swaps(rules, 6):
+        backend = CoreBackend(rules, options="all+partition+pdenari")
+        first = solve_with(backend, pos, "all", line=False)
+        got = solve_with(backend, other, "all", line=False)
+        ref = solve_with(CoreBackend(rules, options="all-partition"), other, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), (pos.line(), other.line())
+        differ += moves_and_values(first) != moves_and_values(ref)
+        hits += backend.stats()["partition_hits"]
+    assert hits > 0
+    assert differ > 0
+
+
 @pytest.mark.parametrize("options", ["all+deeptt", "all+canon", "all+deeptt+canon+order2", "all+noscopa+deeptt",
                                      "all+deeptt+noscopa+dominance", "dominance", "all+quasi", "all+partition",
-                                     "all+deeptt+partition", "all+deeptt+canon+partition", "summary+partition"])
+                                     "all+deeptt+partition", "all+deeptt+canon+partition", "summary+partition",
+                                     "all-etc", "summary+etc", "all-summary+etc", "all+deeptt+etc", "dominance+etc",
+                                     "all-pdenari", "summary+partition+pdenari", "all+deeptt+pdenari"])
 def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(options):
     # 5 cards per hand: the table is used inside the last 8 cards and positions
     # with different piles meet in it, which 1-4 cards per hand rarely show
@@ -207,6 +254,21 @@ def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(option
         ref = solve_with(CoreBackend(rules, options="plain"), pos, "all", line=False)
         got = solve_with(CoreBackend(rules, options=options), pos, "all", line=False)
         assert moves_and_values(got) == moves_and_values(ref), (options, pos.line())
+
+
+def test_enhanced_transposition_cutoffs_happen_and_change_no_value():
+    # etc takes a child's table entry that cuts the node before searching any move;
+    # 6 cards per hand, so that the nodes with 10 or more cards left it acts at
+    # have children met before.  Expected values from a backend without it.
+    cuts = 0
+    for seed, rules in enumerate(RULES[:6]):
+        pos = endgame(7500 + seed, rules, 6)
+        backend = CoreBackend(rules, options="all+etc")
+        got = solve_with(backend, pos, "all", line=False)
+        ref = solve_with(CoreBackend(rules, options="all-etc"), pos, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), pos.line()
+        cuts += backend.stats()["etc_cuts"]
+    assert cuts > 0
 
 
 @pytest.mark.parametrize("rules", RULES[:6], ids=RULE_IDS[:6])

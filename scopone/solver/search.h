@@ -309,6 +309,37 @@ static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr
     return v;
 }
 
+#ifndef ETC_MIN
+#define ETC_MIN 10 /* OPT_ETC: the fewest cards left at a node that looks at its children's entries */
+#endif
+
+/*
+ * OPT_ETC (enhanced transposition cutoff): a child whose entry already holds a
+ * bound that cuts the node off, found before any move is searched; 1 with that
+ * bound in *v.  Only an entry kept for this very pile A is taken (its bounds are
+ * for the pile summary, a function of pile A and the cards in play), so the
+ * child's pile summary need not be computed.
+ */
+static int etc_cut(Solver *S, const Move *ms, int n, int maximise, int alpha, int beta, int *v) {
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        make(S, ms[i].card, ms[i].cap, &u);
+        uint64_t key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
+        uint64_t tag = (S->z2 ^ ZMOVER2[S->to_move][S->last + 1]) >> 54;
+        const Entry *b = bucket_at(S, key, S->cards_left);
+        int sd = S->scope[0] - S->scope[1], cut = 0;
+        for (int j = 0; j < 2 && !cut && key; j++) {
+            Entry e;
+            if (entry_load(b + j, &e) != key || (e.move >> 54) != tag || entry_pile(&e) != S->pile[0]) continue;
+            if (maximise && e.lo > -TT_NONE && e.lo + e.dec + sd >= beta) { *v = e.lo + e.dec + sd; cut = 1; }
+            if (!maximise && e.hi < TT_NONE && e.hi + e.dec + sd <= alpha) { *v = e.hi + e.dec + sd; cut = 1; }
+        }
+        unmake(S, &u);
+        if (cut) return 1;
+    }
+    return 0;
+}
+
 static int ab(Solver *S, int sp, int alpha, int beta) {
     S->nodes++;
     S->by_left[S->cards_left]++;
@@ -461,6 +492,12 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             if (ttmove != NO_MOVE && (int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap)
                 ms[i].score = 1 << 30;
         }
+    }
+    int etc = (opts & OPT_ETC) && S->use_tt && sp > 0 && beta == alpha + 1 && S->cards_left >= ETC_MIN &&
+              S->cards_left - 1 > S->small;
+    if (etc) {
+        int v;
+        if (etc_cut(S, ms, n, maximise, alpha, beta, &v)) { S->etc_cuts++; robust_none(S, v, beta); return v; }
     }
     uint64_t nodes0 = S->nodes;
     int best = maximise ? -S->inf : S->inf;
