@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scopone.cards import SUIT_PERMUTATIONS
+from scopone.cards import DENARI_MASK, RE_BELLO, SETTEBELLO, SUIT_PERMUTATIONS
 from scopone.deal import deal
 from scopone.position import Move, Position
 from scopone.rules import PRESETS, Rules, parse_rules
@@ -154,7 +154,8 @@ def test_core_matches_minimax(rules):
                                      "all+quasi", "small+quasi", "all+deeptt+quasi", "all+partition",
                                      "all+deeptt+partition", "summary+partition", "order+partition",
                                      "all+canon+partition", "all-summary+partition", "all-etc", "summary+etc",
-                                     "all-summary+etc", "order+etc", "everything"])
+                                     "all-summary+etc", "order+etc", "all-pdenari",
+                                     "summary+partition+pdenari", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -197,23 +198,87 @@ def test_partition_bounds_hold_for_the_other_positions_of_a_class(rules):
     assert differ > 0  # the swaps change values: a bound kept for the wrong primiera would show
 
 
+def denari_decided_swaps(rules: Rules, want: int):
+    """Endgames where the Denari are won and the settebello (and with re bello the
+    King of Denari) taken, each with the position where a Denari card in play and
+    another card of its rank in play trade places."""
+    found = []
+    for seed in range(7400, 7400 + 3000):
+        pos = endgame(seed, rules, 5)
+        play = pos.table | sum(pos.hands)
+        da, db = ((p & DENARI_MASK).bit_count() for p in pos.piles)
+        dt = da + db + (play & DENARI_MASK).bit_count()
+        taken = ~play >> SETTEBELLO & 1 and not (rules.re_bello and play >> RE_BELLO & 1)
+        if not (2 * max(da, db) > dt and taken):
+            continue
+        for rank in (6, 5, 0, 4, 3, 2, 1):  # 7, 6, Ace, 5 first: the cards the primiera turns on
+            others = [4 * rank + s for s in (1, 2, 3) if play >> (4 * rank + s) & 1]
+            if play >> (4 * rank) & 1 and others:
+                found.append((pos, swap_two_cards(pos, 4 * rank, others[0])))
+                break
+        if len(found) == want:
+            return found
+    raise AssertionError(f"only {len(found)} endgames with the Denari decided under {rules.name}")
+
+
+@pytest.mark.parametrize("rules", [r for r in RULES if not r.napola], ids=[r.name for r in RULES if not r.napola])
+def test_partition_bounds_hold_once_the_denari_are_decided(rules):
+    # Once the Denari are won and the settebello (and re bello) taken, the class
+    # forgets the Denari cards' suits too: a Denari card trading places with
+    # another card of its rank moves only the primiera.  (Napola counts a run of
+    # Denari, so under it the Denari stay keyed by suit, and these swaps would
+    # test nothing.)  Expected values from a backend without the partition table.
+    differ = hits = 0
+    for pos, other in denari_decided_swaps(rules, 6):
+        backend = CoreBackend(rules, options="all+partition+pdenari")
+        first = solve_with(backend, pos, "all", line=False)
+        got = solve_with(backend, other, "all", line=False)
+        ref = solve_with(CoreBackend(rules, options="all-partition"), other, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), (pos.line(), other.line())
+        differ += moves_and_values(first) != moves_and_values(ref)
+        hits += backend.stats()["partition_hits"]
+    assert hits > 0
+    assert differ > 0
+
+
 def test_partition_agrees_where_a_coarser_class_key_failed():
-    # A class key that also forgot the Denari suits once the Denari were won and
-    # the settebello taken (tried, unsound) gave 6Dx6C the value 1 here; the
-    # shipped puzzle pc6ab901b82 (5Dx2D+3C, then 8S) caught it.  Expected values
-    # from a backend without the partition table.
-    pos = Position.from_line("1B3D4D6S7B/4C4B6D7D10S/4S5S5B6B7C/1D1C1S3S7S 6C10B 2D3C5D8S8B "
-                             "2C2S2B3B5C8D8C9D9C9S9B10D10C 0-0 1 A scientifico")
-    ref = solve_with(CoreBackend(pos.rules, options="all-partition"), pos, "all", line=False)
-    for options in ("all", "order+partition+small"):
-        got = solve_with(CoreBackend(pos.rules, options=options), pos, "all", line=False)
-        assert moves_and_values(got) == moves_and_values(ref), options
+    # pdenari's first key kept the Denari's winner (1 or 2) and the settebello's
+    # holder in overlapping bits, so with team B the winner the holder was lost,
+    # and 6Dx6C got the value 1 here; the shipped puzzle pc6ab901b82 (5Dx2D+3C,
+    # then 8S) caught it.  Expected values from a backend without the partition table.
+    lines = ["1B3D4D6S7B/4C4B6D7D10S/4S5S5B6B7C/1D1C1S3S7S 6C10B 2D3C5D8S8B 2C2S2B3B5C8D8C9D9C9S9B10D10C "
+             "0-0 1 A scientifico",
+             # found by test_partition_agrees_on_random_endgames against that key
+             "3C4D8D10C10S/1C1S5C8C9B/3S3B5B6B7D/4C4S6D7B8S 3D 1B2C2S2B4B6C7S8B9C9S10D 1D2D5D5S6S7C9D10B "
+             "1-1 2 B scientifico+quindici"]
+    for line in lines:
+        pos = Position.from_line(line)
+        ref = solve_with(CoreBackend(pos.rules, options="all-partition"), pos, "all", line=False)
+        for options in ("all", "order+partition+pdenari+small", "all-pdenari"):
+            got = solve_with(CoreBackend(pos.rules, options=options), pos, "all", line=False)
+            assert moves_and_values(got) == moves_and_values(ref), (options, line)
+
+
+def test_partition_agrees_on_random_endgames():
+    # 150 endgames of 5 cards per hand over the presets and re bello, each solved
+    # in mode all with the class table and without it (an independent search of
+    # the same values).  It found the overlapping-bits key above once in 150.
+    rules_list = list(PRESETS.values()) + [parse_rules("scientifico+re_bello"),
+                                           parse_rules("quindici+priority=free+re_bello")]
+    for seed in range(150):
+        rules = rules_list[seed % len(rules_list)]
+        pos = deal(seed=90000 + seed, rules=rules, first=seed % 4, cards_per_hand=5,
+                   policy="random" if seed % 3 else "greedy")
+        got = solve_with(CoreBackend(rules, options="all"), pos, "all", line=False)
+        ref = solve_with(CoreBackend(rules, options="all-partition"), pos, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), pos.line()
 
 
 @pytest.mark.parametrize("options", ["all+deeptt", "all+canon", "all+deeptt+canon+order2", "all+noscopa+deeptt",
                                      "all+deeptt+noscopa+dominance", "dominance", "all+quasi", "all+partition",
                                      "all+deeptt+partition", "all+deeptt+canon+partition", "summary+partition",
-                                     "all-etc", "summary+etc", "all-summary+etc", "all+deeptt+etc", "dominance+etc"])
+                                     "all-etc", "summary+etc", "all-summary+etc", "all+deeptt+etc", "dominance+etc",
+                                     "all-pdenari", "summary+partition+pdenari", "all+deeptt+pdenari"])
 def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(options):
     # 5 cards per hand: the table is used inside the last 8 cards and positions
     # with different piles meet in it, which 1-4 cards per hand rarely show

@@ -51,7 +51,9 @@
                               * range (issue 15, partition search; see AEntry) */
 #define OPT_ETC 1048576 /* enhanced transposition cutoff: before searching a node's moves, look for a
                          * child whose table entry already cuts the node off */
-#define OPT_ALL 2097151
+#define OPT_PDENARI 2097152 /* with OPT_PARTITION: once the Denari are won and the settebello taken, the
+                             * class forgets the Denari cards' suits too */
+#define OPT_ALL 4194303
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none; etc saves
@@ -145,6 +147,10 @@ typedef struct {
  * least primiera of any position of the class); an entry keeps lo = lower bound
  * - plo and hi = upper bound - phi (the scope difference taken out too), and a
  * node of the class with range [plo', phi'] reads lo + plo' and hi + phi'.
+ * With OPT_PDENARI, once the Denari are won and the settebello (and re bello)
+ * taken, the Denari cards' suits too move nothing but the primiera: the key then
+ * forgets them, and keeps of the piles' Denari only who won them and who holds
+ * those two cards (abstract_key).
  */
 typedef struct {
     uint64_t key;

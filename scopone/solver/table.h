@@ -199,11 +199,44 @@ static void free_tables(Solver *S) {
 #define PARTITION_MAX 12 /* OPT_PARTITION: and at the nodes with the table up to this many cards left */
 #endif
 
-/* OPT_PARTITION: the key of the abstract position (see AEntry) */
+/*
+ * OPT_PDENARI: whether a Denari card's suit can now move nothing but the
+ * primiera: the Denari category is won (more than half of the deal's Denari in
+ * one pile), the settebello and, with re bello, the King of Denari are taken,
+ * and napola (a run of Denari) is not played.  1 if team A won the Denari, 2 if
+ * team B did, 0 if they are not settled.
+ */
+static inline int denari_settled(const Solver *S) {
+    if (!(S->opts & OPT_PDENARI) || S->napola) return 0;
+    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+    if ((rem >> SETTEBELLO & 1) || (S->re_bello && (rem >> RE_BELLO & 1))) return 0;
+    int da = popc(S->pile[0] & DENARI_MASK), db = popc(S->pile[1] & DENARI_MASK);
+    int dt = da + db + popc(rem & DENARI_MASK);
+    return 2 * da > dt ? 1 : 2 * db > dt ? 2 : 0;
+}
+
+/*
+ * OPT_PARTITION: the key of the abstract position (see AEntry): the cards in
+ * play, Denari by card and the others by rank (the additive hash za), and of
+ * the piles team A's card count and Denari.  Once the Denari are settled
+ * (OPT_PDENARI), the Denari in play are keyed by rank like the others, and of
+ * the Denari in the piles only who won them and who holds the settebello (and
+ * re bello) is kept.
+ */
 static inline uint64_t abstract_key(const Solver *S) {
-    uint64_t pa = S->pile[0];
-    return S->za ^ ZMOVER[S->to_move][S->last + 1] ^
-           mix64((pa & DENARI_MASK) ^ (uint64_t)popc(pa) << 40 ^ 0x243F6A8885A308D3ULL);
+    uint64_t pa = S->pile[0], z = S->za, mover = ZMOVER[S->to_move][S->last + 1];
+    int won = denari_settled(S);
+    if (won) {
+        for (int l = 0; l < 5; l++)
+            for (uint64_t m = (l < 4 ? S->hand[l] : S->table) & DENARI_MASK; m; m &= m - 1) {
+                int c = __builtin_ctzll(m); /* c + 1: the same rank in another suit */
+                z += ZA[c + 1][l] - ZA[c][l];
+            }
+        /* won is 1 or 2: two bits, then the holders */
+        uint64_t held = (uint64_t)won | (pa >> SETTEBELLO & 1) << 2 | (S->re_bello ? (pa >> RE_BELLO & 1) << 3 : 0);
+        return z ^ mover ^ mix64(held ^ (uint64_t)popc(pa) << 40 ^ 0x13198A2E03707344ULL);
+    }
+    return z ^ mover ^ mix64((pa & DENARI_MASK) ^ (uint64_t)popc(pa) << 40 ^ 0x243F6A8885A308D3ULL);
 }
 
 /* OPT_PARTITION: the entry of the abstract key ak, NULL if none */
