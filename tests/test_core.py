@@ -155,7 +155,8 @@ def test_core_matches_minimax(rules):
                                      "all+deeptt+partition", "summary+partition", "order+partition",
                                      "all+canon+partition", "all-summary+partition", "all-etc", "summary+etc",
                                      "all-summary+etc", "order+etc", "all-pdenari",
-                                     "summary+partition+pdenari", "everything"])
+                                     "summary+partition+pdenari", "all-ppiles", "summary+partition+ppiles",
+                                     "order+partition+pdenari+ppiles", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -241,6 +242,52 @@ def test_partition_bounds_hold_once_the_denari_are_decided(rules):
     assert differ > 0
 
 
+PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)  # primiera values of Ace..King (RULES.md)
+
+
+def pile_denari_swaps(rules: Rules, want: int):
+    """Endgames of 5 cards per hand, each with the position where a Denari card of
+    team A's pile and one of team B's trade places (neither the settebello nor,
+    with re bello, the King of Denari; the piles keep their counts) and the
+    values of the latter from a backend without the partition table.  Only
+    swaps that change a move's value are kept: a bound kept for the wrong
+    primiera would show."""
+    special = 1 << SETTEBELLO | (1 << RE_BELLO if rules.re_bello else 0)
+    found = []
+    for seed in range(7600, 7600 + 400):
+        pos = endgame(seed, rules, 5)
+        da, db = ([c for c in range(40) if (p & DENARI_MASK & ~special) >> c & 1] for p in pos.piles)
+        if not (da and db):
+            continue
+        # A's best Denari for the primiera against B's worst: the swap moves it
+        a, b = max(da, key=lambda c: PRIMIERA[c // 4]), min(db, key=lambda c: PRIMIERA[c // 4])
+        other = swap_two_cards(pos, a, b)
+        ref = [moves_and_values(solve_with(CoreBackend(rules, options="all-partition"), p, "all", line=False))
+               for p in (pos, other)]
+        if ref[0] != ref[1]:
+            found.append((pos, other, ref[1]))
+            if len(found) == want:
+                return found
+    raise AssertionError(f"only {len(found)} endgames with a telling Denari swap under {rules.name}")
+
+
+@pytest.mark.parametrize("rules", [r for r in RULES if not r.napola], ids=[r.name for r in RULES if not r.napola])
+def test_partition_bounds_hold_for_piles_with_other_denari(rules):
+    # With ppiles the class keeps of the piles' Denari their count and who holds
+    # the settebello (and re bello): two Denari trading places between the piles
+    # move only the primiera (napola, which counts a run of Denari, keeps them by
+    # card).  A backend that solved one position answers much of the other from
+    # the class bounds.
+    hits = 0
+    for pos, other, ref in pile_denari_swaps(rules, 3):
+        backend = CoreBackend(rules, options="all+partition+ppiles")
+        solve_with(backend, pos, "all", line=False)
+        got = solve_with(backend, other, "all", line=False)
+        assert moves_and_values(got) == ref, (pos.line(), other.line())
+        hits += backend.stats()["partition_hits"]
+    assert hits > 0
+
+
 def test_partition_agrees_where_a_coarser_class_key_failed():
     # pdenari's first key kept the Denari's winner (1 or 2) and the settebello's
     # holder in overlapping bits, so with team B the winner the holder was lost,
@@ -254,7 +301,7 @@ def test_partition_agrees_where_a_coarser_class_key_failed():
     for line in lines:
         pos = Position.from_line(line)
         ref = solve_with(CoreBackend(pos.rules, options="all-partition"), pos, "all", line=False)
-        for options in ("all", "order+partition+pdenari+small", "all-pdenari"):
+        for options in ("all", "order+partition+pdenari+small", "all-pdenari", "all-ppiles"):
             got = solve_with(CoreBackend(pos.rules, options=options), pos, "all", line=False)
             assert moves_and_values(got) == moves_and_values(ref), (options, line)
 
@@ -278,7 +325,8 @@ def test_partition_agrees_on_random_endgames():
                                      "all+deeptt+noscopa+dominance", "dominance", "all+quasi", "all+partition",
                                      "all+deeptt+partition", "all+deeptt+canon+partition", "summary+partition",
                                      "all-etc", "summary+etc", "all-summary+etc", "all+deeptt+etc", "dominance+etc",
-                                     "all-pdenari", "summary+partition+pdenari", "all+deeptt+pdenari"])
+                                     "all-pdenari", "summary+partition+pdenari", "all+deeptt+pdenari",
+                                     "all-ppiles", "summary+partition+ppiles", "all+deeptt+ppiles"])
 def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(options):
     # 5 cards per hand: the table is used inside the last 8 cards and positions
     # with different piles meet in it, which 1-4 cards per hand rarely show

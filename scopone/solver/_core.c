@@ -364,6 +364,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_PARTITION", OPT_PARTITION);
     PyModule_AddIntConstant(m, "OPT_ETC", OPT_ETC);
     PyModule_AddIntConstant(m, "OPT_PDENARI", OPT_PDENARI);
+    PyModule_AddIntConstant(m, "OPT_PPILES", OPT_PPILES);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     return m;

@@ -40,7 +40,7 @@ OPT_ROOTMOVE = 1 << 30
 #: ``quasi`` (skip a same-rank twin whose sibling cleared the window by 2: 1-2%
 #: fewer nodes, not less time) and ``etc`` (enhanced transposition cutoff: 5%
 #: fewer nodes at 7 cards, not less time).  ``abdada`` matters only to threads
-#: sharing a table; ``pdenari`` refines ``partition``.
+#: sharing a table; ``pdenari`` and ``ppiles`` refine ``partition``.
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
@@ -48,6 +48,7 @@ OPTIONS: dict[str, int] = (
      "deeptt": _core.OPT_DEEPTT, "order2": _core.OPT_ORDER2, "canon": _core.OPT_CANON,
      "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE, "abdada": _core.OPT_ABDADA,
      "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION, "etc": _core.OPT_ETC, "pdenari": _core.OPT_PDENARI,
+     "ppiles": _core.OPT_PPILES,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}

@@ -331,8 +331,8 @@ static int etc_cut(Solver *S, const Move *ms, int n, int maximise, int alpha, in
         for (int j = 0; j < 2 && !cut && key; j++) {
             Entry e;
             if (entry_load(b + j, &e) != key || (e.move >> 54) != tag || entry_pile(&e) != S->pile[0]) continue;
-            if (maximise && e.lo > -TT_NONE && e.lo + e.dec + sd >= beta) { *v = e.lo + e.dec + sd; cut = 1; }
-            if (!maximise && e.hi < TT_NONE && e.hi + e.dec + sd <= alpha) { *v = e.hi + e.dec + sd; cut = 1; }
+            int bound = maximise ? entry_lo(&e, sd, S->inf) : entry_hi(&e, sd, S->inf);
+            if (maximise ? bound >= beta : bound <= alpha) { *v = bound; cut = 1; }
         }
         unmake(S, &u);
         if (cut) return 1;
@@ -440,8 +440,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                 Entry *x = got + j;
                 if (j == hit || keys[j] != key || !key || (x->move >> 54) != (loc >> 54)) continue;
                 int order = pile_order(S, S->pile[0], entry_pile(x));
-                if ((order & 1) && x->lo > -TT_NONE && x->lo + x->dec + sdiff > lo) lo = x->lo + x->dec + sdiff;
-                if ((order & 2) && x->hi < TT_NONE && x->hi + x->dec + sdiff < hi) hi = x->hi + x->dec + sdiff;
+                if ((order & 1) && entry_lo(x, sdiff, S->inf) > lo) lo = entry_lo(x, sdiff, S->inf);
+                if ((order & 2) && entry_hi(x, sdiff, S->inf) < hi) hi = entry_hi(x, sdiff, S->inf);
                 if (ttmove == NO_MOVE) ttmove = entry_move(x);
             }
         }

@@ -53,7 +53,9 @@
                          * child whose table entry already cuts the node off */
 #define OPT_PDENARI 2097152 /* with OPT_PARTITION: once the Denari are won and the settebello taken, the
                              * class forgets the Denari cards' suits too */
-#define OPT_ALL 4194303
+#define OPT_PPILES 4194304 /* with OPT_PARTITION: the class keeps of the piles only what can still change a
+                            * category (counts while open, the Denari by count and the settebello's holder) */
+#define OPT_ALL 8388607
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none; etc saves
@@ -104,6 +106,12 @@ static inline uint64_t entry_pile(const Entry *e) {
     return (uint64_t)e->pile_lo | ((e->move >> 46) & 255) << 32;
 }
 
+/* an entry's lower (upper) bound for a position with the same cards in play and the scope
+ * difference sd: its values are relative to its pile's decided points and the scope; -inf (inf)
+ * where it keeps none */
+static inline int entry_lo(const Entry *e, int sd, int inf) { return e->lo > -TT_NONE ? e->lo + e->dec + sd : -inf; }
+static inline int entry_hi(const Entry *e, int sd, int inf) { return e->hi < TT_NONE ? e->hi + e->dec + sd : inf; }
+
 static inline void entry_set(Entry *e, uint64_t move, uint64_t pile_a, uint64_t loc) {
     e->move = (move == NO_MOVE ? MOVE_BITS : move & MOVE_BITS) | (pile_a >> 32 & 255) << 46 | (loc >> 54) << 54;
     e->pile_lo = (uint32_t)pile_a;
@@ -150,7 +158,9 @@ typedef struct {
  * With OPT_PDENARI, once the Denari are won and the settebello (and re bello)
  * taken, the Denari cards' suits too move nothing but the primiera: the key then
  * forgets them, and keeps of the piles' Denari only who won them and who holds
- * those two cards (abstract_key).
+ * those two cards (abstract_key).  With OPT_PPILES the counts are kept only while
+ * they can still change their category, and without napola the piles' Denari by
+ * their count and who holds the settebello (and re bello).
  */
 typedef struct {
     uint64_t key;

@@ -215,16 +215,31 @@ static inline int denari_settled(const Solver *S) {
     return 2 * da > dt ? 1 : 2 * db > dt ? 2 : 0;
 }
 
+/* OPT_PPILES: team A's count a of a category's cards against team B's b with r still in play,
+ * or what it already decides (100: A has more whatever the play, 101: B) */
+static inline uint64_t count_key(int a, int b, int r) { return a > b + r ? 100 : b > a + r ? 101 : (uint64_t)a; }
+
 /*
  * OPT_PARTITION: the key of the abstract position (see AEntry): the cards in
  * play, Denari by card and the others by rank (the additive hash za), and of
  * the piles team A's card count and Denari.  Once the Denari are settled
  * (OPT_PDENARI), the Denari in play are keyed by rank like the others, and of
  * the Denari in the piles only who won them and who holds the settebello (and
- * re bello) is kept.
+ * re bello) is kept.  With OPT_PPILES the piles' counts are kept only while
+ * they can still change their category, and without napola the piles' Denari
+ * by their count and who holds the settebello (and re bello): which other
+ * Denari a team holds moves only the primiera, which the class's bounds allow
+ * for.
  */
 static inline uint64_t abstract_key(const Solver *S) {
     uint64_t pa = S->pile[0], z = S->za, mover = ZMOVER[S->to_move][S->last + 1];
+    uint64_t count = (uint64_t)popc(pa);
+    uint64_t rem = 0;
+    int ppiles = (S->opts & OPT_PPILES) != 0;
+    if (ppiles) {
+        rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+        count = count_key(popc(pa), popc(S->pile[1]), popc(rem));
+    }
     int won = denari_settled(S);
     if (won) {
         for (int l = 0; l < 5; l++)
@@ -234,9 +249,14 @@ static inline uint64_t abstract_key(const Solver *S) {
             }
         /* won is 1 or 2: two bits, then the holders */
         uint64_t held = (uint64_t)won | (pa >> SETTEBELLO & 1) << 2 | (S->re_bello ? (pa >> RE_BELLO & 1) << 3 : 0);
-        return z ^ mover ^ mix64(held ^ (uint64_t)popc(pa) << 40 ^ 0x13198A2E03707344ULL);
+        return z ^ mover ^ mix64(held ^ count << 40 ^ 0x13198A2E03707344ULL);
     }
-    return z ^ mover ^ mix64((pa & DENARI_MASK) ^ (uint64_t)popc(pa) << 40 ^ 0x243F6A8885A308D3ULL);
+    if (ppiles && !S->napola) {
+        uint64_t held = count_key(popc(pa & DENARI_MASK), popc(S->pile[1] & DENARI_MASK), popc(rem & DENARI_MASK)) |
+                        (pa >> SETTEBELLO & 1) << 8 | (S->re_bello ? (pa >> RE_BELLO & 1) << 9 : 0);
+        return z ^ mover ^ mix64(held ^ count << 40 ^ 0x452821E638D01377ULL);
+    }
+    return z ^ mover ^ mix64((pa & DENARI_MASK) ^ count << 40 ^ 0x243F6A8885A308D3ULL);
 }
 
 /* OPT_PARTITION: the entry of the abstract key ak, NULL if none */
