@@ -8,6 +8,7 @@ as ``seed<TAB>position line`` in ``benchmarks/positions/nN.txt``.
     python benchmarks/solve.py --max-n 8 --mode all
     python benchmarks/solve.py --baseline plain      # also time a baseline core config
     python benchmarks/solve.py --threads 2           # also solve on 2 threads: wall-clock speed-up
+    python benchmarks/solve.py --min-n 8 --max-n 8 --count 5 --memory 4096 --solve-threads 2 --per-position
     python benchmarks/solve.py --min-n 8 --max-n 8 --count 1 --memory 4096   # a bigger table
     python benchmarks/solve.py --regenerate          # rewrite the position files
 
@@ -110,7 +111,7 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def run(positions, mode: str, options, time_limit: float | None, engine: str = "c", threads: int = 1,
-        memory_mb: float | None = None, share: bool = True):
+        memory_mb: float | None = None, share: bool = True, show: bool = False):
     rows = []
     for seed, pos in positions:
         # as solve(threads=N) builds them: one shared table (share) or the memory
@@ -126,7 +127,16 @@ def run(positions, mode: str, options, time_limit: float | None, engine: str = "
                      "tt_bytes": st.get("tt_memory_bytes", 0), "cutoffs": st.get("cutoffs", 0),
                      "first_move_cutoffs": st.get("first_move_cutoffs", 0),
                      "profile": backend.profile() if engine == "c" and not helpers else None})
+        if show:
+            print_row(rows[-1])
     return rows
+
+
+def print_row(r) -> None:
+    """One position's line (--per-position): seed, value, wall and CPU seconds, nodes."""
+    value = r["value"] if r["complete"] else "unsolved"
+    print(f"  seed {r['seed']:>2}: value {value}, {r['time']:.1f} s wall, {r['cpu']:.1f} s CPU, "
+          f"{r['nodes']:,} nodes", flush=True)
 
 
 def print_profile(n: int, rows) -> None:
@@ -187,6 +197,11 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=1,
                     help="also solve with this many threads, sharing one table and with one table "
                          "each, and print the wall-clock speed-ups over one thread")
+    ap.add_argument("--solve-threads", type=int, default=1,
+                    help="solve the main and baseline configurations with this many threads sharing "
+                         "one table (as scopone solve --threads N) instead of one")
+    ap.add_argument("--per-position", action="store_true",
+                    help="also print each position's seed, value, wall and CPU time and nodes")
     ap.add_argument("--reference-max-n", type=int, default=5, help="run the Python reference up to this N")
     ap.add_argument("--reference-count", type=int, default=5, help="positions per N for the reference")
     ap.add_argument("--count", type=int, default=20, help="positions per N")
@@ -209,13 +224,17 @@ def main(argv=None) -> int:
           f"{'TThit':>7} {'TT MB':>7} {'done':>6} {'cpu mean':>10}")
     for n in range(args.min_n, args.max_n + 1):
         positions = load(n)[: args.count]
-        main_rows = run(positions, args.mode, args.options, args.time_limit, memory_mb=args.memory)
-        s_main = summarise(f"core:{args.options}", n, main_rows)
+        k = args.solve_threads
+        tag = f" {k}t" if k > 1 else ""
+        main_rows = run(positions, args.mode, args.options, args.time_limit, memory_mb=args.memory, threads=k,
+                        show=args.per_position)
+        s_main = summarise(f"core:{args.options}{tag}", n, main_rows)
         if args.depth_profile:
             print_profile(n, main_rows)
         if args.baseline:
-            base_rows = run(positions, args.mode, args.baseline, args.time_limit, memory_mb=args.memory)
-            s_base = summarise(f"core:{args.baseline}", n, base_rows)
+            base_rows = run(positions, args.mode, args.baseline, args.time_limit, memory_mb=args.memory, threads=k,
+                            show=args.per_position)
+            s_base = summarise(f"core:{args.baseline}{tag}", n, base_rows)
             compare("baseline/core", base_rows, s_base, main_rows, s_main)
         if args.threads > 1:
             for share in (True, False):
