@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scopone.cards import DENARI_MASK, RE_BELLO, SETTEBELLO, SUIT_PERMUTATIONS
+from scopone.cards import DENARI_MASK, PRIMIERA_VALUE, RE_BELLO, SETTEBELLO, SUIT_PERMUTATIONS, rank_of
 from scopone.deal import deal
 from scopone.position import Move, Position
 from scopone.rules import PRESETS, Rules, parse_rules
@@ -242,9 +242,6 @@ def test_partition_bounds_hold_once_the_denari_are_decided(rules):
     assert differ > 0
 
 
-PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)  # primiera values of Ace..King (RULES.md)
-
-
 def pile_denari_swaps(rules: Rules, want: int):
     """Endgames of 5 cards per hand, each with the position where a Denari card of
     team A's pile and one of team B's trade places (neither the settebello nor,
@@ -260,7 +257,8 @@ def pile_denari_swaps(rules: Rules, want: int):
         if not (da and db):
             continue
         # A's best Denari for the primiera against B's worst: the swap moves it
-        a, b = max(da, key=lambda c: PRIMIERA[c // 4]), min(db, key=lambda c: PRIMIERA[c // 4])
+        value = lambda c: PRIMIERA_VALUE[rank_of(c)]  # noqa: E731
+        a, b = max(da, key=value), min(db, key=value)
         other = swap_two_cards(pos, a, b)
         ref = [moves_and_values(solve_with(CoreBackend(rules, options="all-partition"), p, "all", line=False))
                for p in (pos, other)]

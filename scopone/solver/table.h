@@ -199,25 +199,24 @@ static void free_tables(Solver *S) {
 #define PARTITION_MAX 12 /* OPT_PARTITION: and at the nodes with the table up to this many cards left */
 #endif
 
+/* team A's count a of a category's cards against team B's b with r still in play, or what it
+ * already decides: COUNT_A if A has more whatever the play, COUNT_B if B has */
+#define COUNT_A 100
+#define COUNT_B 101
+static inline uint64_t count_key(int a, int b, int r) { return a > b + r ? COUNT_A : b > a + r ? COUNT_B : (uint64_t)a; }
+
 /*
  * OPT_PDENARI: whether a Denari card's suit can now move nothing but the
- * primiera: the Denari category is won (more than half of the deal's Denari in
- * one pile), the settebello and, with re bello, the King of Denari are taken,
- * and napola (a run of Denari) is not played.  1 if team A won the Denari, 2 if
- * team B did, 0 if they are not settled.
+ * primiera: the Denari category is won (dk, count_key of the Denari, is
+ * decided), the settebello and, with re bello, the King of Denari are taken
+ * (not in rem, the cards in play), and napola (a run of Denari) is not played.
+ * 1 if team A won the Denari, 2 if team B did, 0 if they are not settled.
  */
-static inline int denari_settled(const Solver *S) {
+static inline int denari_settled(const Solver *S, uint64_t rem, uint64_t dk) {
     if (!(S->opts & OPT_PDENARI) || S->napola) return 0;
-    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     if ((rem >> SETTEBELLO & 1) || (S->re_bello && (rem >> RE_BELLO & 1))) return 0;
-    int da = popc(S->pile[0] & DENARI_MASK), db = popc(S->pile[1] & DENARI_MASK);
-    int dt = da + db + popc(rem & DENARI_MASK);
-    return 2 * da > dt ? 1 : 2 * db > dt ? 2 : 0;
+    return dk == COUNT_A ? 1 : dk == COUNT_B ? 2 : 0;
 }
-
-/* OPT_PPILES: team A's count a of a category's cards against team B's b with r still in play,
- * or what it already decides (100: A has more whatever the play, 101: B) */
-static inline uint64_t count_key(int a, int b, int r) { return a > b + r ? 100 : b > a + r ? 101 : (uint64_t)a; }
 
 /*
  * OPT_PARTITION: the key of the abstract position (see AEntry): the cards in
@@ -232,15 +231,14 @@ static inline uint64_t count_key(int a, int b, int r) { return a > b + r ? 100 :
  * for.
  */
 static inline uint64_t abstract_key(const Solver *S) {
-    uint64_t pa = S->pile[0], z = S->za, mover = ZMOVER[S->to_move][S->last + 1];
-    uint64_t count = (uint64_t)popc(pa);
-    uint64_t rem = 0;
+    uint64_t pa = S->pile[0], pb = S->pile[1], z = S->za, mover = ZMOVER[S->to_move][S->last + 1];
+    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     int ppiles = (S->opts & OPT_PPILES) != 0;
-    if (ppiles) {
-        rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
-        count = count_key(popc(pa), popc(S->pile[1]), popc(rem));
-    }
-    int won = denari_settled(S);
+    uint64_t count = ppiles ? count_key(popc(pa), popc(pb), popc(rem)) : (uint64_t)popc(pa);
+    uint64_t dk = count_key(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
+    /* who holds the settebello and, with re bello, the King of Denari: two bits */
+    uint64_t holders = (pa >> SETTEBELLO & 1) | (S->re_bello ? (pa >> RE_BELLO & 1) << 1 : 0);
+    int won = denari_settled(S, rem, dk);
     if (won) {
         for (int l = 0; l < 5; l++)
             for (uint64_t m = (l < 4 ? S->hand[l] : S->table) & DENARI_MASK; m; m &= m - 1) {
@@ -248,14 +246,10 @@ static inline uint64_t abstract_key(const Solver *S) {
                 z += ZA[c + 1][l] - ZA[c][l];
             }
         /* won is 1 or 2: two bits, then the holders */
-        uint64_t held = (uint64_t)won | (pa >> SETTEBELLO & 1) << 2 | (S->re_bello ? (pa >> RE_BELLO & 1) << 3 : 0);
-        return z ^ mover ^ mix64(held ^ count << 40 ^ 0x13198A2E03707344ULL);
+        return z ^ mover ^ mix64((uint64_t)won ^ holders << 2 ^ count << 40 ^ 0x13198A2E03707344ULL);
     }
-    if (ppiles && !S->napola) {
-        uint64_t held = count_key(popc(pa & DENARI_MASK), popc(S->pile[1] & DENARI_MASK), popc(rem & DENARI_MASK)) |
-                        (pa >> SETTEBELLO & 1) << 8 | (S->re_bello ? (pa >> RE_BELLO & 1) << 9 : 0);
-        return z ^ mover ^ mix64(held ^ count << 40 ^ 0x452821E638D01377ULL);
-    }
+    if (ppiles && !S->napola) /* dk is at most 101: seven bits, then the holders */
+        return z ^ mover ^ mix64(dk ^ holders << 8 ^ count << 40 ^ 0x452821E638D01377ULL);
     return z ^ mover ^ mix64((pa & DENARI_MASK) ^ count << 40 ^ 0x243F6A8885A308D3ULL);
 }
 
