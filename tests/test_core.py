@@ -156,7 +156,8 @@ def test_core_matches_minimax(rules):
                                      "all+canon+partition", "all-summary+partition", "all-etc", "summary+etc",
                                      "all-summary+etc", "order+etc", "all-pdenari",
                                      "summary+partition+pdenari", "all-ppiles", "summary+partition+ppiles",
-                                     "order+partition+pdenari+ppiles", "everything"])
+                                     "order+partition+pdenari+ppiles", "all+smalltt", "small+smalltt",
+                                     "order+small+smalltt+partition", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -324,7 +325,8 @@ def test_partition_agrees_on_random_endgames():
                                      "all+deeptt+partition", "all+deeptt+canon+partition", "summary+partition",
                                      "all-etc", "summary+etc", "all-summary+etc", "all+deeptt+etc", "dominance+etc",
                                      "all-pdenari", "summary+partition+pdenari", "all+deeptt+pdenari",
-                                     "all-ppiles", "summary+partition+ppiles", "all+deeptt+ppiles"])
+                                     "all-ppiles", "summary+partition+ppiles", "all+deeptt+ppiles",
+                                     "all+smalltt", "small+smalltt", "small+smalltt+partition+ppiles"])
 def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(options):
     # 5 cards per hand: the table is used inside the last 8 cards and positions
     # with different piles meet in it, which 1-4 cards per hand rarely show
@@ -333,6 +335,27 @@ def test_new_option_sets_agree_with_the_exact_pile_key_on_deeper_endgames(option
         ref = solve_with(CoreBackend(rules, options="plain"), pos, "all", line=False)
         got = solve_with(CoreBackend(rules, options=options), pos, "all", line=False)
         assert moves_and_values(got) == moves_and_values(ref), (options, pos.line())
+
+
+def test_plain_search_table_hits_and_changes_no_value():
+    # smalltt: the plain search keeps bounds of exact positions, and with them the
+    # class bounds the partition table builds on.  100 endgames of 5 and 6 cards
+    # per hand over the presets and re bello, mode all, against a backend with
+    # neither table (values found without either mechanism); the hits are counted
+    # so that the comparison is not vacuous.
+    rules_list = list(PRESETS.values()) + [parse_rules("scientifico+re_bello"),
+                                           parse_rules("quindici+priority=free+re_bello")]
+    hits = 0
+    for seed in range(100):
+        rules = rules_list[seed % len(rules_list)]
+        pos = deal(seed=93000 + seed, rules=rules, first=seed % 4, cards_per_hand=5 + (seed % 10 == 0),
+                   policy="random" if seed % 3 else "greedy")
+        backend = CoreBackend(rules, options="all+smalltt")
+        got = solve_with(backend, pos, "all", line=False)
+        hits += backend.stats()["small_hits"]
+        ref = solve_with(CoreBackend(rules, options="all-smalltt-partition"), pos, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), pos.line()
+    assert hits > 100_000, hits
 
 
 def test_enhanced_transposition_cutoffs_happen_and_change_no_value():

@@ -197,7 +197,32 @@ static inline int in_last_round(const Solver *S) {
 
 static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec);
 
-/* the last plays: no table, no ordering, nothing but the rules */
+#ifndef SMALLTT_MIN
+#define SMALLTT_MIN 5 /* OPT_SMALLTT: the fewest cards left where the plain search uses its table */
+#endif
+#ifndef SMALLTT_PREFETCH
+#define SMALLTT_PREFETCH 4 /* OPT_SMALLTT: the children whose slots a node fetches ahead */
+#endif
+
+/* OPT_SMALLTT: keep the value rel (less the scope difference) found with the window (a, b) */
+static inline void small_store(Solver *S, SEntry *e, uint64_t key, uint64_t check, int rel, int a, int b,
+                               uint64_t move) {
+    if (rel < -100 || rel > 100) return;
+    if (e->key != key || e->check != check) {
+        e->key = key; e->check = check; e->lo = e->rlo = -TT_NONE; e->hi = e->rhi = TT_NONE;
+    }
+    int sd = S->scope[0] - S->scope[1];
+    int rb = S->rb > -S->inf && S->rb < S->inf ? S->rb - sd : rel <= a ? TT_NONE : -TT_NONE;
+    if (rb < -100 || rb > 100) rb = rel <= a ? TT_NONE : -TT_NONE;
+    if (rel <= a) {
+        if (rel < e->hi) { e->hi = (int8_t)rel; e->rhi = (int8_t)rb; e->rshi = (uint8_t)S->rs; }
+    } else if (rel >= b) {
+        if (rel > e->lo) { e->lo = (int8_t)rel; e->rlo = (int8_t)rb; e->rslo = (uint8_t)S->rs; }
+    } else { e->lo = e->hi = (int8_t)rel; e->rlo = -TT_NONE; e->rhi = TT_NONE; }
+    e->move = move;
+}
+
+/* the last plays: no ordering but captures first, no table but OPT_SMALLTT's small one */
 static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
     if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pcls);
     {
@@ -225,6 +250,29 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         int lo = score_piles(S, S->pile[0], S->pile[1] | rem) + sc;
         if (lo >= beta && (lo -= scope_max(S, 1)) >= beta) { S->bound_cuts++; robust_none(S, lo, beta); return lo; }
     }
+    /* OPT_SMALLTT: the exact position's bounds (its card locations, mover, last capturer and pile
+     * A; values less the scope difference) */
+    SEntry *se = NULL;
+    uint64_t skey = 0, scheck = 0, smove = NO_MOVE;
+    int sd = S->scope[0] - S->scope[1], a0 = alpha, b0 = beta;
+    if (S->st && S->cards_left >= SMALLTT_MIN) {
+        skey = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
+        scheck = S->z2 ^ ZMOVER2[S->to_move][S->last + 1] ^ mix64(S->pile[0] ^ 0x2545F4914F6CDD1DULL);
+        se = S->st + (skey & S->st_mask);
+        if (se->key == skey && se->check == scheck) {
+            if (se->lo > -TT_NONE && se->lo + sd >= beta) {
+                S->st_hits++;
+                if (se->rlo > -TT_NONE) robust_set(S, se->rlo + sd, se->rslo); else robust_none(S, se->lo + sd, beta);
+                return se->lo + sd;
+            }
+            if (se->hi < TT_NONE && se->hi + sd <= alpha) {
+                S->st_hits++;
+                if (se->rhi < TT_NONE) robust_set(S, se->rhi + sd, se->rshi); else robust_none(S, se->hi + sd, beta);
+                return se->hi + sd;
+            }
+            smove = se->move;
+        }
+    }
     Move *ms = S->mstack + sp;
     int n = gen_moves(S, ms, freec);
     if (n < 0 || sp + n + 4096 > MOVE_STACK) { /* cannot happen with 8 cards in hand: checked anyway */
@@ -239,8 +287,29 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
             if (ms[i].cap == S->table && ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
         for (int i = k; i < n; i++)
             if (ms[i].cap) { Move t = ms[k]; ms[k] = ms[i]; ms[i] = t; k++; }
+        if (smove != NO_MOVE)
+            for (int i = 0; i < n; i++)
+                if ((uint64_t)ms[i].card == (smove & 63) && ms[i].cap == smove >> 6) {
+                    Move t = ms[i];
+                    memmove(ms + 1, ms, sizeof(Move) * i);
+                    ms[0] = t;
+                    break;
+                }
     }
     int child_part = S->at && S->cards_left - 1 >= PARTITION_MIN && beta == alpha + 1;
+    if (S->st && S->cards_left - 1 >= SMALLTT_MIN) {
+        /* the children's slots, fetched before the first is searched */
+        int seat = S->to_move, next = (seat + 1) & 3, team = seat & 1;
+        for (int i = 0; i < n && i < SMALLTT_PREFETCH; i++) {
+            int c = ms[i].card;
+            uint64_t k = S->z1 ^ Z1[c][seat];
+            if (ms[i].cap) {
+                for (uint64_t m = ms[i].cap; m; m &= m - 1) k ^= Z1[__builtin_ctzll(m)][4];
+                k ^= ZMOVER[next][team + 1];
+            } else k ^= Z1[c][4] ^ ZMOVER[next][S->last + 1];
+            __builtin_prefetch(S->st + (k & S->st_mask));
+        }
+    }
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -S->inf : S->inf;
     Robust rob = robust_start(S, maximise, cr->pcls);
@@ -262,10 +331,15 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         unmake(S, &u);
         if (quasi) twin_add(&twins, ms + i, v);
         robust_add(S, &rob, maximise, v, beta);
-        if (minimax_step(maximise, v, &best, &alpha, &beta)) return best;
+        if (minimax_step(maximise, v, &best, &alpha, &beta)) {
+            if (se) small_store(S, se, skey, scheck, best - sd, a0 - sd, b0 - sd, ms[i].card | ms[i].cap << 6);
+            return best;
+        }
+        if (se && v == best) smove = ms[i].card | ms[i].cap << 6;
     }
     if (rob.poisoned) robust_none(S, best, beta);
     else robust_set(S, rob.acc, cr->pcls);
+    if (se) small_store(S, se, skey, scheck, best - sd, a0 - sd, b0 - sd, smove);
     return best;
 }
 

@@ -55,13 +55,16 @@
                              * class forgets the Denari cards' suits too */
 #define OPT_PPILES 4194304 /* with OPT_PARTITION: the class keeps of the piles only what can still change a
                             * category (counts while open, the Denari by count and the settebello's holder) */
-#define OPT_ALL 8388607
+#define OPT_SMALLTT 8388608 /* the plain search keeps bounds of exact positions from SMALLTT_MIN cards left in a
+                            * small table of its own (cache-sized; no pile summary, so a node costs little) */
+#define OPT_ALL 16777215
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none; etc saves
  * 5% of the nodes at 7 cards, but its probes of the children's slots wait for memory and cost as much
- * time */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_QUASI & ~OPT_ETC)
+ * time; smalltt saves 12% of the nodes at 7 cards and 9% at 8, but costs as much time (the plain search's
+ * nodes are cheap, and most of what it finds are subtrees of a few nodes) */
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_QUASI & ~OPT_ETC & ~OPT_SMALLTT)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -167,6 +170,15 @@ typedef struct {
     int8_t lo, hi; /* -TT_NONE, TT_NONE: none */
     uint8_t pad[6];
 } AEntry;
+
+/* OPT_SMALLTT: an entry of the plain search's table (exact positions, see ab_small) */
+typedef struct SEntry {
+    uint64_t key, check, move;
+    int8_t lo, hi;   /* less the scope difference; -TT_NONE, TT_NONE: none */
+    int8_t rlo, rhi; /* with them, bounds for the position's class (see Solver.rb), less the scope */
+    uint8_t rslo, rshi; /* the primiera ranges (PCLS) those hold for */
+    uint8_t pad[2];
+} SEntry;
 #define DCACHE 4096
 
 typedef struct {
@@ -204,6 +216,11 @@ typedef struct {
     int rb, rs;       /* OPT_PARTITION: with the value v a search just returned, a bound for its class:
                        * a lower bound if v >= beta, an upper bound if v <= alpha (+-inf: none); rs is
                        * the class's primiera range (PCLS), the bound holds for any primiera in it */
+    struct SEntry *st; /* OPT_SMALLTT: the plain search's own small table */
+    void *st_raw;
+    uint64_t st_mask;
+    size_t st_bytes;
+    uint64_t st_hits;
     AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;
     uint64_t at_mask;

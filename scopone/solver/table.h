@@ -199,6 +199,7 @@ static void free_tables(Solver *S) {
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
     free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0; S->at_bytes = 0;
+    free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
 }
 
 #ifndef PARTITION_TABLE_BYTES
@@ -286,6 +287,9 @@ static inline void abstract_store(Solver *S, uint64_t ak, int is_lo, int rel) {
     S->at_stores++;
 }
 
+#ifndef SMALL_TABLE_BYTES
+#define SMALL_TABLE_BYTES (1u << 20) /* OPT_SMALLTT */
+#endif
 #ifndef DEEP_TABLE_BYTES
 #define DEEP_TABLE_BYTES (4u << 20)
 #endif
@@ -313,6 +317,14 @@ static int alloc_tt(Solver *S) {
         if (!S->at) { PyErr_NoMemory(); return -1; }
         S->at_mask = bytes / sizeof(AEntry) - 1;
         S->at_bytes = bytes;
+    }
+    if ((S->opts & OPT_SMALLTT) && (S->opts & OPT_SMALL) && !S->st && S->cards_left >= PARTITION_ROOT) {
+        /* --memory bounds the transposition table: this small one comes on top */
+        size_t bytes = small_table_bytes(SMALL_TABLE_BYTES, S->tt_limit_bytes, sizeof(SEntry));
+        S->st = (SEntry *)table_alloc(bytes, &S->st_raw);
+        if (!S->st) { PyErr_NoMemory(); return -1; }
+        S->st_mask = bytes / sizeof(SEntry) - 1;
+        S->st_bytes = bytes;
     }
     if (S->tt) return 0;
     size_t n = 1 << 15;
