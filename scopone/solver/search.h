@@ -211,9 +211,9 @@ static inline void small_store(Solver *S, SEntry *e, uint64_t key, uint64_t chec
     if (e->key != key || e->check != check) {
         e->key = key; e->check = check; e->lo = e->rlo = -TT_NONE; e->hi = e->rhi = TT_NONE;
     }
-    int sd = S->scope[0] - S->scope[1];
-    int rb = S->rb > -S->inf && S->rb < S->inf ? S->rb - sd : rel <= a ? TT_NONE : -TT_NONE;
-    if (rb < -100 || rb > 100) rb = rel <= a ? TT_NONE : -TT_NONE;
+    /* the class bound S->rb (the node's, set before this is called), less the scope; none if infinite */
+    int rb = S->rb - (S->scope[0] - S->scope[1]);
+    if (S->rb <= -S->inf || S->rb >= S->inf || rb < -100 || rb > 100) rb = rel <= a ? TT_NONE : -TT_NONE;
     if (rel <= a) {
         if (rel < e->hi) { e->hi = (int8_t)rel; e->rhi = (int8_t)rb; e->rshi = (uint8_t)S->rs; }
     } else if (rel >= b) {
@@ -297,19 +297,8 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
                 }
     }
     int child_part = S->at && S->cards_left - 1 >= PARTITION_MIN && beta == alpha + 1;
-    if (S->st && S->cards_left - 1 >= SMALLTT_MIN) {
-        /* the children's slots, fetched before the first is searched */
-        int seat = S->to_move, next = (seat + 1) & 3, team = seat & 1;
-        for (int i = 0; i < n && i < SMALLTT_PREFETCH; i++) {
-            int c = ms[i].card;
-            uint64_t k = S->z1 ^ Z1[c][seat];
-            if (ms[i].cap) {
-                for (uint64_t m = ms[i].cap; m; m &= m - 1) k ^= Z1[__builtin_ctzll(m)][4];
-                k ^= ZMOVER[next][team + 1];
-            } else k ^= Z1[c][4] ^ ZMOVER[next][S->last + 1];
-            __builtin_prefetch(S->st + (k & S->st_mask));
-        }
-    }
+    if (S->st && S->cards_left - 1 >= SMALLTT_MIN) /* the children's slots, fetched before the first is searched */
+        for (int i = 0; i < n && i < SMALLTT_PREFETCH; i++) __builtin_prefetch(S->st + (child_key(S, ms + i) & S->st_mask));
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -S->inf : S->inf;
     Robust rob = robust_start(S, maximise, cr->pcls);
@@ -546,17 +535,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int team = S->to_move & 1;
     if (S->use_tt && S->cards_left - 1 > S->small && S->cards_left - 1 > ((opts & OPT_LAST) ? 4 : 0)) {
         /* the children's slots, fetched while the moves are ordered (most nodes search one child) */
-        uint64_t base = S->z1;
-        int seat = S->to_move, next = (seat + 1) & 3;
-        for (int i = 0; i < n && i < 8; i++) {
-            int c = ms[i].card;
-            uint64_t k = base ^ Z1[c][seat];
-            if (ms[i].cap) {
-                for (uint64_t m = ms[i].cap; m; m &= m - 1) k ^= Z1[__builtin_ctzll(m)][4];
-                k ^= ZMOVER[next][team + 1];
-            } else k ^= Z1[c][4] ^ ZMOVER[next][S->last + 1];
-            __builtin_prefetch(bucket_at(S, k, S->cards_left - 1));
-        }
+        for (int i = 0; i < n && i < 8; i++) __builtin_prefetch(bucket_at(S, child_key(S, ms + i), S->cards_left - 1));
     }
     if (opts & OPT_ORDER) {
         for (int i = 0; i < n; i++) {

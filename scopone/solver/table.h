@@ -21,6 +21,16 @@
  * waits for main memory costs about as much as the subtree, and their
  * transpositions are near one another in the search.
  */
+/* the slot key (card locations, mover, last capturer) of the position after move m, without making
+ * it: for fetching the children's slots ahead */
+static inline uint64_t child_key(const Solver *S, const Move *m) {
+    int c = m->card, seat = S->to_move, next = (seat + 1) & 3;
+    uint64_t k = S->z1 ^ Z1[c][seat];
+    if (!m->cap) return k ^ Z1[c][4] ^ ZMOVER[next][S->last + 1];
+    for (uint64_t x = m->cap; x; x &= x - 1) k ^= Z1[__builtin_ctzll(x)][4];
+    return k ^ ZMOVER[next][(seat & 1) + 1];
+}
+
 static inline Entry *bucket_at(const Solver *S, uint64_t key, int left) {
     if (S->tt2 && left <= SMALL_CARDS) return S->tt2 + (key & S->tt2_mask & ~1ULL);
     return S->tt + (key & S->tt_mask & ~1ULL);
@@ -124,8 +134,6 @@ static inline Entry *slot_for(Solver *S, uint64_t key, int w, const Entry cur[2]
     return b + 1;
 }
 
-/* zeroed memory for the table, aligned to a cache line (huge pages were
- * measured: the kernel's zeroing of them cost more than the TLB misses saved) */
 /*
  * A zeroed table of `bytes`, aligned to a cache line; *raw is what to free.
  * Tables of 2 MB and more are aligned to 2 MB and asked for huge pages (Linux,
@@ -199,7 +207,7 @@ static void free_tables(Solver *S) {
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
     free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0; S->at_bytes = 0;
-    free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
+    free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0;
 }
 
 #ifndef PARTITION_TABLE_BYTES
@@ -324,7 +332,6 @@ static int alloc_tt(Solver *S) {
         S->st = (SEntry *)table_alloc(bytes, &S->st_raw);
         if (!S->st) { PyErr_NoMemory(); return -1; }
         S->st_mask = bytes / sizeof(SEntry) - 1;
-        S->st_bytes = bytes;
     }
     if (S->tt) return 0;
     size_t n = 1 << 15;
