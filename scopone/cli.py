@@ -271,25 +271,38 @@ def score(game, partial, as_json, rules_text):
               help="Search threads (compiled core; default: every CPU this process may use, "
                    "one for 5 cards per hand or fewer). "
                    "Values never depend on it; with 1 the move shown among equals and the line are reproducible.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Keep the bounds proven so far in FILE as the solve goes, and start from them if FILE "
+                   "exists: a long solve stopped by --time-limit or Ctrl-C resumes where it stopped.")
 @json_option
 @rules_option
 @notation_option
 @handle_errors
-def solve(position, mode, time_limit, memory_mb, engine, threads, as_json, rules_text, notation):
+def solve(position, mode, time_limit, memory_mb, engine, threads, checkpoint, as_json, rules_text, notation):
     """Solve a position double dummy: its value, every move's value, the best line."""
-    from .render.terminal import solve_view
+    from .render.terminal import bound_text, solve_view
     from .solver import solve as run_solve
+    from .solver.checkpoint import Checkpoint
 
     pos = read_position_arg(position, _rules_opt(rules_text))
+    kept = Checkpoint(checkpoint, pos) if checkpoint else None
+    if kept and kept.resumed:
+        w = kept.work
+        click.echo(f"resuming from {checkpoint}: value {bound_text(kept.start.lower, kept.start.upper)}, "
+                   f"{len(kept.start.moves)} root moves bounded ({w['runs']} runs before, {w['nodes']:,} nodes, "
+                   f"{w['seconds']:.0f} s)", err=True)
     with _solve_progress(disable=as_json) as on_progress:
         result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb,
-                           on_progress=on_progress, threads=threads or _default_threads(pos))
+                           on_progress=on_progress, threads=threads or _default_threads(pos),
+                           start=kept.start if kept else None, on_proven=kept.keep if kept else None)
     if as_json:
         _emit_json(result.as_dict())
     else:
         con = _console()
         con.print(solve_view(pos, result, _notation(con, notation)))
     if not result.complete:
+        if kept:
+            click.echo(f"the bounds proven are in {checkpoint}: run the same command to go on", err=True)
         sys.exit(3)
 
 
@@ -315,7 +328,7 @@ def _solve_progress(disable: bool):
     root moves settled, nodes, elapsed time (yields the ``on_progress`` callback)."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from .solver import INF
+    from .render.terminal import bound_text
 
     con = Console(stderr=True, highlight=False)
     with Progress(SpinnerColumn(), TextColumn("[bold]solving"), TimeElapsedColumn(),
@@ -323,13 +336,7 @@ def _solve_progress(disable: bool):
         task = bar.add_task("searching", total=None)
 
         def on_progress(p) -> None:
-            known_lo, known_up = p.lower > -INF, p.upper < INF
-            if known_lo and known_up:
-                value = f"value {p.lower:+d}" if p.lower == p.upper else f"value in [{p.lower:+d}, {p.upper:+d}]"
-            elif known_lo or known_up:
-                value = f"value >= {p.lower:+d}" if known_lo else f"value <= {p.upper:+d}"
-            else:
-                value = "value unknown yet"
+            value = f"value {bound_text(p.lower, p.upper)}"
             bar.update(task, description=f"{value} · {p.phase}: {p.moves_done}/{p.moves_total} moves settled"
                                          f" · {p.nodes / 1e6:.1f} M nodes")
 

@@ -199,7 +199,15 @@ def moves_view(pos: Position, notation: str = "symbols") -> Table:
     return t
 
 
-def _bound_text(lower: int, upper: int, inf: int) -> str:
+def bound_text(lower: int, upper: int) -> str:
+    """Proven bounds on a value, ``-INF``/``INF`` where none is proven.
+
+    >>> from scopone.solver import INF
+    >>> bound_text(3, 3), bound_text(-5, 0), bound_text(2, INF), bound_text(-INF, INF)
+    ('+3', '-5 .. +0', '≥ +2', 'unknown')
+    """
+    from ..solver import INF as inf
+
     if lower == upper:
         return f"{lower:+d}"
     lo = f"{lower:+d}" if lower > -inf else "?"
@@ -213,14 +221,12 @@ def _bound_text(lower: int, upper: int, inf: int) -> str:
 
 def solve_view(pos: Position, result, notation: str = "symbols") -> Group:
     """Value, every move's value (best first, ties grouped), the best line, the stats."""
-    from ..solver import INF
-
     parts = []
     head = Text(f"{seat_label(pos.to_move)} to play. ", style="bold")
     if result.complete:
         head += Text(f"Value {result.value:+d}", style="bold green") + Text(" (points A − points B at the end of the deal)")
     else:
-        head += Text(f"INCOMPLETE: value {_bound_text(result.lower, result.upper, INF)}", style="bold red")
+        head += Text(f"INCOMPLETE: value {bound_text(result.lower, result.upper)}", style="bold red")
         head += Text(" (stopped early; only proven bounds are shown)")
     parts.append(head)
     t = Table(title_justify="left", title=f"moves ({result.mode})")
@@ -228,7 +234,7 @@ def solve_view(pos: Position, result, notation: str = "symbols") -> Group:
     t.add_column("move")
     prev = None
     for mv in result.moves:
-        vt = _bound_text(mv.lower, mv.upper, INF)
+        vt = bound_text(mv.lower, mv.upper)
         same = vt == prev
         t.add_row("" if same else vt, move_styled(mv.move, notation))
         prev = vt

@@ -14,7 +14,7 @@ import time
 from typing import Callable
 
 from ..position import Position
-from .driver import Backend, MoveValue, SolveProgress, SolveResult, StoppableBackend, best_line, solve_with
+from .driver import Backend, MoveValue, Proven, SolveProgress, SolveResult, StoppableBackend, best_line, solve_with
 from .reference import INF, PythonSearch, SearchInterrupted, minimax
 
 
@@ -122,7 +122,8 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
           time_limit: float | None = None, memory_mb: int | None = None,
           line: bool = True, use_tt: bool = True,
           on_progress: Callable[[SolveProgress], None] | None = None,
-          threads: int = 1) -> SolveResult:
+          threads: int = 1, start: Proven | None = None,
+          on_proven: Callable[[Proven], None] | None = None) -> SolveResult:
     """Solve ``position`` double dummy.
 
     ``mode``: ``best`` (one best move), ``optimal`` (every move reaching the
@@ -136,14 +137,16 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     may differ from run to run.  The Python engine always uses one thread.
     With ``time_limit`` on a position of 8 or more cards per hand the bounds
     are first proven from the outside in, so a full deal that cannot be solved
-    in minutes still comes back with proven bounds.
+    in minutes still comes back with proven bounds.  ``start`` and ``on_proven``
+    carry proven bounds from one run to the next (see :func:`solve_with` and
+    :class:`scopone.solver.checkpoint.Checkpoint`).
     """
     backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)
     # 8 or more cards per hand will not be solved in a time limit of minutes: prove
     # bounds from the outside in first, so the result carries the tightest found
     bracket = time_limit is not None and position.cards_left() >= BRACKET_CARDS
     return solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
-                      bracket=bracket)
+                      bracket=bracket, start=start, on_proven=on_proven)
 
 
 def usable_cpus() -> int:
@@ -159,4 +162,4 @@ def usable_cpus() -> int:
 
 
 __all__ = ["solve", "SolveResult", "SolveProgress", "MoveValue", "minimax", "PythonSearch", "SearchInterrupted",
-           "best_line", "make_backend", "make_backends", "Backend", "StoppableBackend", "usable_cpus", "INF"]
+           "best_line", "make_backend", "make_backends", "Backend", "StoppableBackend", "usable_cpus", "INF", "Proven"]

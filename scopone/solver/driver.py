@@ -140,6 +140,28 @@ class SolveProgress:
     elapsed: float
 
 
+@dataclass
+class Proven:
+    """What earlier searches proved about one position: bounds on its value
+    (``lower``/``upper``, ``-INF``/``INF`` when unknown) and on root moves'
+    (``moves``: move -> (lower, upper)).  :func:`solve_with` starts from them
+    (``start``) and hands out a fresh copy as it proves more (``on_proven``), so a
+    long solve can be stopped and resumed (:mod:`scopone.solver.checkpoint`).
+
+    >>> from scopone.solver.core import CoreBackend
+    >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
+    >>> kept = []
+    >>> r = solve_with(CoreBackend(pos.rules), pos, "best", on_proven=kept.append)
+    >>> kept[-1].lower, kept[-1].upper
+    (5, 5)
+    """
+
+    lower: int = -INF
+    upper: int = INF
+    moves: dict[Move, tuple[int, int]] = field(default_factory=dict)
+    nodes: int = 0  # from on_proven: the nodes this run has searched so far
+
+
 class _Bounds:
     """Proven bounds on one value, narrowed by null-window searches (MTD(f))."""
 
@@ -293,7 +315,8 @@ def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]
 
 def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool = True,
                on_progress: Callable[[SolveProgress], None] | None = None,
-               helpers: Sequence[StoppableBackend] = (), bracket: bool = False) -> SolveResult:
+               helpers: Sequence[StoppableBackend] = (), bracket: bool = False,
+               start: Proven | None = None, on_proven: Callable[[Proven], None] | None = None) -> SolveResult:
     """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return.
 
     ``on_progress`` (optional) receives a :class:`SolveProgress` after every
@@ -305,6 +328,10 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     ``bracket``: first prove bounds from the outside in (:meth:`_Bounds.bracket`),
     for a position that a time limit will interrupt: the root's, then in mode
     ``all`` each root move's.
+    ``start``: bounds proven by an earlier run on ``pos`` (trusted: no test is
+    repeated inside them).  ``on_proven`` receives what is proven so far (start
+    included) at most every half second while it changes, and once at the end,
+    also when the solve is interrupted.
 
     >>> from scopone.solver.core import CoreBackend
     >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
@@ -314,7 +341,7 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
-    return _Solve(backend, pos, mode, on_progress, helpers).run(line, bracket)
+    return _Solve(backend, pos, mode, on_progress, helpers, start, on_proven).run(line, bracket)
 
 
 class _Solve:
@@ -323,9 +350,10 @@ class _Solve:
     :meth:`result` and its best line.  Progress reports read the state between them."""
 
     def __init__(self, backend: Backend, pos: Position, mode: Mode,
-                 on_progress: Callable[[SolveProgress], None] | None, helpers: Sequence[StoppableBackend]):
+                 on_progress: Callable[[SolveProgress], None] | None, helpers: Sequence[StoppableBackend],
+                 start: Proven | None = None, on_proven: Callable[[Proven], None] | None = None):
         self.t0 = time.perf_counter()
-        self.backend, self.mode, self.on_progress = backend, mode, on_progress
+        self.backend, self.mode, self.on_progress, self.on_proven = backend, mode, on_progress, on_proven
         self.backends = [backend, *helpers]
         self.workers = Workers(self.backends) if helpers else None
         self.report_lock = threading.Lock()  # reports may come from worker threads
@@ -333,9 +361,35 @@ class _Solve:
         self.maximise = self.pos.to_move & 1 == 0
         self.moves = self.pos.legal_moves()
         self.phase = "value" if mode != "all" else "moves"
-        self.root = _Bounds(after=self.report)
-        self.per_move = [_Bounds(after=self.report) for _ in self.moves]
+        start = start or Proven()
+        self.root = _Bounds(start.lower, start.upper, after=self.report)
+        self.per_move = [_Bounds(*start.moves.get(m, (-INF, INF)), after=self.report) for m in self.moves]
+        # fixed, unlike self.moves/self.per_move, which settle_root_moves reorders
+        self.bounds_of = dict(zip(self.moves, self.per_move))
+        self.root.lower, self.root.upper = self.proven_root()
         self.guess = _guess(self.pos)
+        self.kept: tuple | None = None  # the bounds last handed to on_proven
+
+    def proven_root(self) -> tuple[int, int]:
+        """The root's bounds, with what the moves' bounds prove (in every mode)."""
+        mlo, mup = _root_from_moves(list(self.bounds_of.values()), self.maximise)
+        return max(self.root.lower, mlo), min(self.root.upper, mup)
+
+    def proven(self) -> Proven:
+        """What is proven now (read without locks: every bound only narrows, and each is a proof)."""
+        lo, up = self.proven_root()
+        moves = {m: (b.lower, b.upper) for m, b in self.bounds_of.items() if b.lower > -INF or b.upper < INF}
+        return Proven(lo, up, moves, sum(b.stats().get("nodes", 0) for b in self.backends))
+
+    def keep(self, final: bool = False) -> None:
+        """Hand the bounds to on_proven if they changed since the last time (final: always)."""
+        if self.on_proven is None:
+            return
+        p = self.proven()
+        key = (p.lower, p.upper, tuple(sorted((m.text(), b) for m, b in p.moves.items())))
+        if key != self.kept or final:
+            self.on_proven(p)
+            self.kept = key
 
     def report(self) -> None:
         if self.on_progress is None:
@@ -355,12 +409,19 @@ class _Solve:
         # between searches too (they can take minutes), the nodes count moves on
         ticking = threading.Event()
 
+        failed: list[BaseException] = []
+
         def tick() -> None:
             while not ticking.wait(0.5):
                 self.report()
+                try:
+                    self.keep()
+                except Exception as e:  # e.g. a checkpoint that cannot be written: raised in run
+                    failed.append(e)
+                    return
 
         ticker = threading.Thread(target=tick, name="scopone-progress", daemon=True)
-        if self.on_progress is not None:
+        if self.on_progress is not None or self.on_proven is not None:
             ticker.start()
         try:
             complete = True
@@ -386,6 +447,9 @@ class _Solve:
                     ticker.join()
                 except KeyboardInterrupt:  # the search is over: nothing left to stop
                     pass
+        if failed:
+            raise failed[0]
+        self.keep(final=True)  # everything proven (and the nodes), also after an interruption
         result.stats = {"time": time.perf_counter() - self.t0, **merged_stats(self.backends)}
         n, t = result.stats.get("nodes", 0), result.stats["time"]
         result.stats["nodes_per_second"] = int(n / t) if t > 0 else 0
@@ -433,7 +497,12 @@ class _Solve:
         self.moves, self.per_move = [self.moves[i] for i in order], [self.per_move[i] for i in order]
 
         def settle(b: _Bounds, be, p: Position) -> bool:
-            reached = b.test(be, p, v) if maximise else not b.test(be, p, v + 1)
+            if (b.lower >= v if maximise else b.upper <= v):  # proven by an earlier run (start)
+                reached = True
+            elif (b.upper < v if maximise else b.lower > v):
+                reached = False
+            else:
+                reached = b.test(be, p, v) if maximise else not b.test(be, p, v + 1)
             if reached:
                 b.lower = b.upper = v
             return reached

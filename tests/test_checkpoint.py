@@ -1,0 +1,145 @@
+"""Checkpoints of a solve: proven bounds kept in a file, and a later run starting from them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scopone.cli import main
+from scopone.deal import deal
+from scopone.errors import FormatError
+from scopone.formats import load_position
+from scopone.solver import INF, Proven, make_backends, solve
+from scopone.solver.checkpoint import FORMAT, Checkpoint, load_checkpoint
+from scopone.solver.driver import solve_with
+
+ROOT = Path(__file__).resolve().parent.parent
+EX = ROOT / "examples"
+
+
+def reference_values(pos):
+    """Every root move's value by the pure-Python reference (independent of the core)."""
+    r = solve(pos, "all", engine="python", line=False)
+    return r.value, {m.move: m.value for m in r.moves}
+
+
+def test_start_bounds_are_trusted_and_the_values_stay_exact():
+    pos = deal(seed=3, cards_per_hand=3)
+    value, moves = reference_values(pos)
+    fresh = solve(pos, "all", engine="c", line=False, threads=1)
+    # true bounds, loose and tight, for the root and some moves: the same values
+    some = dict(list(moves.items())[:2])
+    for start in (Proven(value - 3, value + 2), Proven(value, value),
+                  Proven(moves={m: (v - 1, v + 1) for m, v in some.items()})):
+        for mode in ("best", "all"):
+            r = solve(pos, mode, engine="c", line=False, threads=1, start=start)
+            assert r.complete and r.value == value, (start, mode)
+            assert all(mv.value == moves[mv.move] for mv in r.moves)
+    # every move already exact: no mode searches
+    exact = Proven(moves={m: (v, v) for m, v in moves.items()})
+    r = solve(pos, "all", engine="c", line=False, threads=1, start=exact)
+    assert r.value == value and r.stats["nodes"] == 0 < fresh.stats["nodes"]
+    r = solve(pos, "optimal", engine="c", line=False, threads=1, start=exact)
+    assert r.value == value and r.stats["nodes"] == 0
+    assert {mv.move for mv in r.moves} == {m for m, v in moves.items() if v == value}
+
+
+def test_on_proven_reports_what_is_proven_with_the_nodes():
+    pos = deal(seed=5, cards_per_hand=3)
+    value, moves = reference_values(pos)
+    kept: list[Proven] = []
+    r = solve(pos, "all", engine="c", line=False, threads=1, on_proven=kept.append)
+    last = kept[-1]
+    assert (last.lower, last.upper) == (value, value)
+    assert {m: b for m, b in last.moves.items()} == {m: (v, v) for m, v in moves.items()}
+    assert last.nodes == r.stats["nodes"] > 0
+
+
+def test_an_interrupted_solve_resumes_from_its_checkpoint(tmp_path):
+    # a 6-card endgame stopped after a moment, then resumed with ever longer time limits
+    # until done (a run too short to finish one test proves nothing): the values of a
+    # solve in one go (the core's; the core agrees with the reference elsewhere)
+    pos = load_position(EX / "endgame-6.json")
+    path = tmp_path / "ck.json"
+    whole = solve(pos, "all", engine="c", line=False, threads=1)
+    runs = 0
+    while True:
+        ck = Checkpoint(path, pos)
+        backend, helpers = make_backends(pos, "c", time_limit=0.02 * 1.5 ** runs)
+        r = solve_with(backend, pos, "all", line=False, start=ck.start, on_proven=ck.keep)
+        runs += 1
+        saved, work = load_checkpoint(path, pos)
+        assert saved.lower <= whole.value <= saved.upper
+        assert all(lo <= whole.moves[[m.move for m in whole.moves].index(mv)].value <= up
+                   for mv, (lo, up) in saved.moves.items())
+        assert work["runs"] == runs
+        if r.complete:
+            break
+    assert runs > 1, "the time limit should have stopped the first run"
+    assert r.value == whole.value and {m.move: m.value for m in r.moves} == {m.move: m.value for m in whole.moves}
+    assert (saved.lower, saved.upper) == (whole.value, whole.value)
+
+
+def run_cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_cli_checkpoint_round_trip(tmp_path):
+    path = tmp_path / "ck.json"
+    first = run_cli("solve", EX / "endgame-4.json", "--mode", "best", "--checkpoint", path, "--json")
+    assert first.exit_code == 0, first.output
+    d = json.loads(path.read_text())
+    assert d["format"] == FORMAT and d["lower"] == d["upper"] == json.loads(first.stdout)["value"]
+    assert d["runs"] == 1 and d["nodes"] > 0
+    again = run_cli("solve", EX / "endgame-4.json", "--mode", "best", "--checkpoint", path, "--json")
+    assert again.exit_code == 0 and "resuming from" in again.stderr
+    assert json.loads(again.stdout)["value"] == d["lower"]
+    assert json.loads(path.read_text())["runs"] == 2
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d.update(position=d["position"].replace("scientifico", "classico")), "position: the checkpoint is of another"),
+    (lambda d: d.update(format="x"), "format: expected"),
+    (lambda d: d.update(lower=3, upper=1), "lower bound 3 above upper bound 1"),
+    (lambda d: d.update(lower="3"), "lower/upper lower: expected an integer"),
+    (lambda d: d.update(moves={"9Z": [0, 1]}), "moves: '9Z' is not a legal move"),
+    (lambda d: d.update(moves=[1]), "moves: expected an object"),
+    (lambda d: d.update(nodes=-1), "nodes: expected a number"),
+])
+def test_cli_refuses_a_bad_checkpoint_in_one_line(tmp_path, edit, message):
+    path = tmp_path / "ck.json"
+    assert run_cli("solve", EX / "endgame-4.json", "--mode", "best", "--checkpoint", path).exit_code == 0
+    d = json.loads(path.read_text())
+    edit(d)
+    path.write_text(json.dumps(d))
+    before = path.read_text()
+    r = run_cli("solve", EX / "endgame-4.json", "--mode", "best", "--checkpoint", path)
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("Error: ") and str(path) in err and message in err, err
+    assert path.read_text() == before  # left as it was
+    assert [p.name for p in tmp_path.iterdir()] == ["ck.json"]  # no temporary left
+
+
+def test_cli_checkpoint_errors_before_searching(tmp_path):
+    r = run_cli("solve", EX / "endgame-4.json", "--checkpoint", tmp_path / "missing" / "ck.json")
+    assert r.exit_code == 2 and "does not exist" in r.stderr and "value" not in r.stdout
+    path = tmp_path / "notjson.json"
+    path.write_text("{")
+    r = run_cli("solve", EX / "endgame-4.json", "--checkpoint", path)
+    assert r.exit_code == 2 and "not valid JSON" in r.stderr
+
+
+def test_load_checkpoint_keeps_infinite_bounds_as_null(tmp_path):
+    pos = deal(seed=1, cards_per_hand=2)
+    path = tmp_path / "ck.json"
+    Checkpoint(path, pos)
+    d = json.loads(path.read_text())
+    assert d["lower"] is None and d["upper"] is None and d["moves"] == {}
+    proven, work = load_checkpoint(path, pos)
+    assert (proven.lower, proven.upper, work["runs"]) == (-INF, INF, 1)
+    with pytest.raises(FormatError, match="position"):
+        load_checkpoint(path, deal(seed=2, cards_per_hand=2))
