@@ -26,18 +26,30 @@ def reference_values(pos):
     return r.value, {m.move: m.value for m in r.moves}
 
 
-def test_start_bounds_are_trusted_and_the_values_stay_exact():
-    pos = deal(seed=3, cards_per_hand=3)
+def team_b_to_move(seed):
+    pos = deal(seed=seed, cards_per_hand=3)
+    pos.push(pos.legal_moves()[0])
+    assert pos.to_move & 1 == 1
+    return pos
+
+
+@pytest.mark.parametrize("pos", [deal(seed=3, cards_per_hand=3), team_b_to_move(4)], ids=["A to move", "B to move"])
+def test_start_bounds_are_trusted_and_the_values_stay_exact(pos):
     value, moves = reference_values(pos)
     fresh = solve(pos, "all", engine="c", line=False, threads=1)
     # true bounds, loose and tight, for the root and some moves: the same values
     some = dict(list(moves.items())[:2])
+    optimal = {m for m, v in moves.items() if v == value}
     for start in (Proven(value - 3, value + 2), Proven(value, value),
-                  Proven(moves={m: (v - 1, v + 1) for m, v in some.items()})):
-        for mode in ("best", "all"):
+                  Proven(moves={m: (v - 1, v + 1) for m, v in some.items()}),
+                  Proven(moves={m: (v, v) for m, v in some.items()}),
+                  Proven(moves={m: (v, INF) if pos.to_move % 2 == 0 else (-INF, v) for m, v in moves.items()})):
+        for mode in ("best", "optimal", "all"):
             r = solve(pos, mode, engine="c", line=False, threads=1, start=start)
             assert r.complete and r.value == value, (start, mode)
             assert all(mv.value == moves[mv.move] for mv in r.moves)
+            if mode == "optimal":
+                assert {mv.move for mv in r.moves} == optimal
     # every move already exact: no mode searches
     exact = Proven(moves={m: (v, v) for m, v in moves.items()})
     r = solve(pos, "all", engine="c", line=False, threads=1, start=exact)
@@ -65,7 +77,8 @@ def test_an_interrupted_solve_resumes_from_its_checkpoint(tmp_path):
     pos = load_position(EX / "endgame-6.json")
     path = tmp_path / "ck.json"
     whole = solve(pos, "all", engine="c", line=False, threads=1)
-    runs = 0
+    exact = {m.move: m.value for m in whole.moves}
+    runs, before = 0, Proven()
     while True:
         ck = Checkpoint(path, pos)
         backend, helpers = make_backends(pos, "c", time_limit=0.02 * 1.5 ** runs)
@@ -73,14 +86,42 @@ def test_an_interrupted_solve_resumes_from_its_checkpoint(tmp_path):
         runs += 1
         saved, work = load_checkpoint(path, pos)
         assert saved.lower <= whole.value <= saved.upper
-        assert all(lo <= whole.moves[[m.move for m in whole.moves].index(mv)].value <= up
-                   for mv, (lo, up) in saved.moves.items())
+        assert all(lo <= exact[m] <= up for m, (lo, up) in saved.moves.items())
+        # nothing proven before is lost
+        assert saved.lower >= before.lower and saved.upper <= before.upper
+        assert all(saved.moves[m][0] >= lo and saved.moves[m][1] <= up for m, (lo, up) in before.moves.items())
         assert work["runs"] == runs
+        before = saved
         if r.complete:
             break
     assert runs > 1, "the time limit should have stopped the first run"
-    assert r.value == whole.value and {m.move: m.value for m in r.moves} == {m.move: m.value for m in whole.moves}
+    assert r.value == whole.value and {m.move: m.value for m in r.moves} == exact
     assert (saved.lower, saved.upper) == (whole.value, whole.value)
+    # the last run went on from the others' proofs: it searched less than a whole solve
+    assert r.stats["nodes"] < whole.stats["nodes"]
+
+
+def test_a_checkpoint_that_cannot_be_written_stops_the_search():
+    pos = load_position(EX / "endgame-6.json")
+    whole = solve(pos, "all", engine="c", line=False, threads=1)
+
+    def fail(proven):
+        raise OSError("disk full")
+
+    backend, helpers = make_backends(pos, "c")
+    with pytest.raises(OSError, match="disk full"):
+        solve_with(backend, pos, "all", line=False, on_proven=fail)
+    # stopped at the first write (half a second in), long before the end
+    assert backend.stats()["nodes"] < whole.stats["nodes"] / 2
+
+
+def test_a_finished_position_is_solved_with_a_checkpoint(tmp_path):
+    pos = deal(seed=1, cards_per_hand=1)
+    while not pos.is_over():
+        pos.push(pos.legal_moves()[0])
+    ck = Checkpoint(tmp_path / "ck.json", pos)
+    r = solve(pos, "all", engine="c", start=ck.start, on_proven=ck.keep)
+    assert r.value == pos.score().value and load_checkpoint(tmp_path / "ck.json", pos)[0].lower == r.value
 
 
 def run_cli(*args):
@@ -98,6 +139,8 @@ def test_cli_checkpoint_round_trip(tmp_path):
     assert again.exit_code == 0 and "resuming from" in again.stderr
     assert json.loads(again.stdout)["value"] == d["lower"]
     assert json.loads(path.read_text())["runs"] == 2
+    # the value was known: only a best move was searched for (one thread: reproducible)
+    assert json.loads(again.stdout)["stats"]["nodes"] < json.loads(first.stdout)["stats"]["nodes"]
 
 
 @pytest.mark.parametrize("edit, message", [
@@ -108,6 +151,9 @@ def test_cli_checkpoint_round_trip(tmp_path):
     (lambda d: d.update(moves={"9Z": [0, 1]}), "moves: '9Z' is not a legal move"),
     (lambda d: d.update(moves=[1]), "moves: expected an object"),
     (lambda d: d.update(nodes=-1), "nodes: expected a number"),
+    (lambda d: d.update(seconds=10 ** 400), "seconds: expected a number"),
+    (lambda d: d.update(seconds=float("nan")), "seconds: expected a number"),
+    (lambda d: d.update(moves={"6Bx6C": [d["lower"] + 5, d["lower"] + 5]}), "which contradicts lower/upper"),
 ])
 def test_cli_refuses_a_bad_checkpoint_in_one_line(tmp_path, edit, message):
     path = tmp_path / "ck.json"
@@ -140,6 +186,6 @@ def test_load_checkpoint_keeps_infinite_bounds_as_null(tmp_path):
     d = json.loads(path.read_text())
     assert d["lower"] is None and d["upper"] is None and d["moves"] == {}
     proven, work = load_checkpoint(path, pos)
-    assert (proven.lower, proven.upper, work["runs"]) == (-INF, INF, 1)
+    assert (proven.lower, proven.upper, work["runs"]) == (-INF, INF, 0)  # no run counted before a solve
     with pytest.raises(FormatError, match="position"):
         load_checkpoint(path, deal(seed=2, cards_per_hand=2))

@@ -23,7 +23,7 @@ from pathlib import Path
 from ..errors import FormatError
 from ..formats import check_output, read_json, write_json_atomic
 from ..position import Position
-from .driver import Proven
+from .driver import Proven, root_bounds
 from .reference import INF
 
 FORMAT = "scopone-checkpoint/1"
@@ -77,11 +77,16 @@ def load_checkpoint(path: str | Path, pos: Position) -> tuple[Proven, dict]:
         if not isinstance(b, list) or len(b) != 2:
             raise FormatError(f"{where}: moves: {text}: expected [lower, upper], found {b!r}")
         moves[legal[text]] = pair(b[0], b[1], f"moves: {text}")
+    # the moves' bounds say something about the root's too: they must agree
+    lo, up = root_bounds([moves.get(m, (-INF, INF)) for m in legal.values()], pos.to_move & 1 == 0)
+    if max(lo, lower) > min(up, upper):
+        raise FormatError(f"{where}: moves: the moves' bounds prove the value in [{lo}, {up}], "
+                          f"which contradicts lower/upper [{lower}, {upper}]")
     work = {}
     for field, kind in (("runs", int), ("nodes", int), ("seconds", (int, float))):
         v = d.get(field, 0)
-        if isinstance(v, bool) or not isinstance(v, kind) or v < 0:
-            raise FormatError(f"{where}: {field}: expected a number of at least 0, found {v!r}")
+        if isinstance(v, bool) or not isinstance(v, kind) or not 0 <= v < 1e18:  # NaN fails too
+            raise FormatError(f"{where}: {field}: expected a number from 0 to 10^18, found {v!r}")
         work[field] = v
     return Proven(lower, upper, moves), work
 
@@ -105,9 +110,10 @@ def save_checkpoint(path: str | Path, pos: Position, proven: Proven, work: dict)
 class Checkpoint:
     """A checkpoint file for one solve of ``pos``: :attr:`start` holds what it
     proved before (empty for a new file), :meth:`keep` (the ``on_proven`` of
-    :func:`scopone.solver.solve`) writes what is proven now, with this run's
-    nodes (:attr:`Proven.nodes`) added to the earlier runs' work.  The file is written
-    once at once, so a path that cannot be written fails before any search.
+    :func:`scopone.solver.solve`) writes what is proven now, with this run
+    (its nodes: :attr:`Proven.nodes`) added to the earlier runs' work.  The file
+    is written once at once (this run not counted yet), so a path that cannot
+    be written fails before any search.
 
     >>> import tempfile, os
     >>> from scopone.solver import solve
@@ -131,7 +137,7 @@ class Checkpoint:
         else:
             self.start, self.work = Proven(), {"runs": 0, "nodes": 0, "seconds": 0.0}
         self.t0 = time.monotonic()
-        self.keep(self.start)
+        save_checkpoint(self.path, self.pos, self.start, self.work)
 
     def keep(self, proven: Proven) -> None:
         """Write ``proven`` with the work so far (this run counted once)."""

@@ -306,8 +306,19 @@ def _best_first(mv: MoveValue, maximise: bool) -> tuple:
 
 def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]:
     """What the root moves' bounds prove about the root."""
-    los = [b.lower for b in per_move]
-    ups = [b.upper for b in per_move]
+    return root_bounds([(b.lower, b.upper) for b in per_move], maximise)
+
+
+def root_bounds(moves: Sequence[tuple[int, int]], maximise: bool) -> tuple[int, int]:
+    """What bounds (lower, upper) on every legal move's value prove about the
+    position's value: the mover takes the best move.  Nothing without moves.
+
+    >>> root_bounds([(1, 3), (-INF, 2)], True), root_bounds([(1, 3), (-INF, 2)], False), root_bounds([], True)
+    ((1, 3), (-inf, 2), (-inf, inf))
+    """
+    if not moves:
+        return -INF, INF
+    los, ups = [lo for lo, _ in moves], [up for _, up in moves]
     if maximise:
         return max(los), max(ups)
     return min(los), min(ups)
@@ -367,8 +378,19 @@ class _Solve:
         # fixed, unlike self.moves/self.per_move, which settle_root_moves reorders
         self.bounds_of = dict(zip(self.moves, self.per_move))
         self.root.lower, self.root.upper = self.proven_root()
+        if self.root.lower > self.root.upper:
+            raise ValueError(f"start bounds contradict each other: root value in "
+                             f"[{self.root.lower}, {self.root.upper}]")
         self.guess = _guess(self.pos)
         self.kept: tuple | None = None  # the bounds last handed to on_proven
+
+    def stop_searches(self, flag: bool) -> None:
+        """Stop (flag) the running searches as a deadline does, or let searches run again."""
+        if self.workers is not None:
+            if flag:
+                self.workers.stop()
+        elif isinstance(self.backend, StoppableBackend):
+            self.backend.stop(flag)
 
     def proven_root(self) -> tuple[int, int]:
         """The root's bounds, with what the moves' bounds prove (in every mode)."""
@@ -396,7 +418,7 @@ class _Solve:
             return
         with self.report_lock:
             if self.mode == "all":
-                lo, up = _root_from_moves(self.per_move, self.maximise)
+                lo, up = self.proven_root()
                 done = sum(b.lower == b.upper for b in self.per_move)
             else:
                 lo, up = self.root.lower, self.root.upper
@@ -413,12 +435,18 @@ class _Solve:
 
         def tick() -> None:
             while not ticking.wait(0.5):
+                if failed:
+                    # on_proven failed (a checkpoint that cannot be written): stop
+                    # the search, again each tick (a stop between two phases is
+                    # cleared as the next begins); run raises the error
+                    self.stop_searches(True)
+                    continue
                 self.report()
                 try:
                     self.keep()
-                except Exception as e:  # e.g. a checkpoint that cannot be written: raised in run
+                except Exception as e:  # noqa: BLE001 - raised in run's thread
                     failed.append(e)
-                    return
+                    self.stop_searches(True)
 
         ticker = threading.Thread(target=tick, name="scopone-progress", daemon=True)
         if self.on_progress is not None or self.on_proven is not None:
@@ -448,6 +476,7 @@ class _Solve:
                 except KeyboardInterrupt:  # the search is over: nothing left to stop
                     pass
         if failed:
+            self.stop_searches(False)
             raise failed[0]
         self.keep(final=True)  # everything proven (and the nodes), also after an interruption
         result.stats = {"time": time.perf_counter() - self.t0, **merged_stats(self.backends)}

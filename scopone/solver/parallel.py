@@ -139,6 +139,11 @@ class Workers:
             self.backends[i].stop(False)
         return True
 
+    def stop(self) -> None:
+        """Stop every running search, as Ctrl-C does (a later :meth:`run` starts afresh)."""
+        with self.cond:
+            self._stop_all()
+
     def _stop_all(self) -> None:
         self.stopping = True
         for b in self.backends:

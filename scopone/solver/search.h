@@ -403,6 +403,10 @@ static int etc_cut(Solver *S, const Move *ms, int n, int maximise, int alpha, in
     return 0;
 }
 
+#ifndef TT_PREFETCH
+#define TT_PREFETCH 8 /* the children whose table slots a table node fetches ahead */
+#endif
+
 static int ab(Solver *S, int sp, int alpha, int beta) {
     S->nodes++;
     S->by_left[S->cards_left]++;
@@ -535,7 +539,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int team = S->to_move & 1;
     if (S->use_tt && S->cards_left - 1 > S->small && S->cards_left - 1 > ((opts & OPT_LAST) ? 4 : 0)) {
         /* the children's slots, fetched while the moves are ordered (most nodes search one child) */
-        for (int i = 0; i < n && i < 8; i++) __builtin_prefetch(bucket_at(S, child_key(S, ms + i), S->cards_left - 1));
+        for (int i = 0; i < n && i < TT_PREFETCH; i++) __builtin_prefetch(bucket_at(S, child_key(S, ms + i), S->cards_left - 1));
     }
     if (opts & OPT_ORDER) {
         for (int i = 0; i < n; i++) {
