@@ -101,10 +101,7 @@ def save_checkpoint(path: str | Path, pos: Position, proven: Proven, work: dict)
             "moves": {m.text(): [b(lo), b(up)] for m, (lo, up) in sorted(proven.moves.items(),
                                                                          key=lambda kv: kv[0].text())},
             "runs": work["runs"], "nodes": work["nodes"], "seconds": round(work["seconds"], 3)}
-    try:
-        write_json_atomic(path, data)
-    except OSError as e:
-        raise FormatError(f"{path}: cannot write the checkpoint: {e.strerror or e}") from None
+    write_json_atomic(path, data)  # a FormatError naming the path if it cannot be written
 
 
 class Checkpoint:

@@ -304,11 +304,6 @@ def _best_first(mv: MoveValue, maximise: bool) -> tuple:
     return (0, -mid if maximise else mid, mv.move)
 
 
-def _root_from_moves(per_move: list[_Bounds], maximise: bool) -> tuple[int, int]:
-    """What the root moves' bounds prove about the root."""
-    return root_bounds([(b.lower, b.upper) for b in per_move], maximise)
-
-
 def root_bounds(moves: Sequence[tuple[int, int]], maximise: bool) -> tuple[int, int]:
     """What bounds (lower, upper) on every legal move's value prove about the
     position's value: the mover takes the best move.  Nothing without moves.
@@ -394,7 +389,7 @@ class _Solve:
 
     def proven_root(self) -> tuple[int, int]:
         """The root's bounds, with what the moves' bounds prove (in every mode)."""
-        mlo, mup = _root_from_moves(list(self.bounds_of.values()), self.maximise)
+        mlo, mup = root_bounds([(b.lower, b.upper) for b in self.bounds_of.values()], self.maximise)
         return max(self.root.lower, mlo), min(self.root.upper, mup)
 
     def proven(self) -> Proven:
@@ -463,10 +458,8 @@ class _Solve:
                     self.settle_root_moves()
             except (SearchInterrupted, KeyboardInterrupt):
                 complete = False
-                if self.mode == "all":
-                    # what the per-move bounds prove about the root
-                    lo, up = _root_from_moves(self.per_move, self.maximise)
-                    self.root.lower, self.root.upper = max(self.root.lower, lo), min(self.root.upper, up)
+                # what the moves' bounds prove about the root (mode all searches only them)
+                self.root.lower, self.root.upper = self.proven_root()
             result = self.result(complete, line)
         finally:
             ticking.set()
