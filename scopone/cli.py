@@ -288,13 +288,15 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, checkpoint, as
     kept = Checkpoint(checkpoint, pos) if checkpoint else None
     if kept and kept.resumed:
         w = kept.work
+        table = f", {kept.table_entries:,} table entries" if kept.table_entries else ""
         click.echo(f"resuming from {checkpoint}: value {bound_text(kept.start.lower, kept.start.upper)}, "
-                   f"{len(kept.start.moves)} root moves bounded ({w['runs']} runs before, {w['nodes']:,} nodes, "
-                   f"{w['seconds']:.0f} s)", err=True)
+                   f"{len(kept.start.moves)} root moves bounded{table} ({w['runs']} runs before, "
+                   f"{w['nodes']:,} nodes, {w['seconds']:.0f} s)", err=True)
     with _solve_progress(disable=as_json) as on_progress:
         result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb,
-                           on_progress=on_progress, threads=threads or _default_threads(pos),
-                           start=kept.start if kept else None, on_proven=kept.keep if kept else None)
+                           on_progress=on_progress, threads=threads or _default_threads(pos), checkpoint=kept)
+    if kept and kept.table_note:
+        click.echo(kept.table_note, err=True)
     if as_json:
         _emit_json(result.as_dict())
     else:
@@ -302,7 +304,8 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, checkpoint, as
         con.print(solve_view(pos, result, _notation(con, notation)))
     if not result.complete:
         if kept:
-            click.echo(f"the bounds proven are in {checkpoint}: run the same command to go on", err=True)
+            click.echo(f"the bounds proven are in {checkpoint} (the table's biggest proofs in {checkpoint}.table): "
+                       "run the same command to go on", err=True)
         sys.exit(3)
 
 

@@ -13,7 +13,9 @@ from scopone.deal import deal
 from scopone.errors import FormatError
 from scopone.formats import load_position
 from scopone.solver import INF, Proven, make_backends, solve
+from scopone.rules import PRESETS, parse_rules
 from scopone.solver.checkpoint import FORMAT, Checkpoint, load_checkpoint
+from scopone.solver.core import CoreBackend
 from scopone.solver.driver import solve_with
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,7 +171,7 @@ def test_cli_refuses_a_bad_checkpoint_in_one_line(tmp_path, edit, message):
     err = r.stderr.strip()
     assert len(err.splitlines()) == 1 and err.startswith("Error: ") and str(path) in err and message in err, err
     assert path.read_text() == before  # left as it was
-    assert [p.name for p in tmp_path.iterdir()] == ["ck.json"]  # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ck.json", "ck.json.table"]  # no temporary left
 
 
 def test_cli_checkpoint_errors_before_searching(tmp_path):
@@ -191,3 +193,117 @@ def test_load_checkpoint_keeps_infinite_bounds_as_null(tmp_path):
     assert (proven.lower, proven.upper, work["runs"]) == (-INF, INF, 0)  # no run counted before a solve
     with pytest.raises(FormatError, match="position"):
         load_checkpoint(path, deal(seed=2, cards_per_hand=2))
+
+
+# ---------------------------------------------------------------- the saved table
+
+def records(data: bytes) -> list[bytes]:
+    """table_entries' records: key, move, check, data (8 bytes each, the host's order)."""
+    assert len(data) % 32 == 0
+    return [data[i:i + 32] for i in range(0, len(data), 32)]
+
+
+def work(record: bytes) -> int:
+    # the data word: lo, hi, work (log2 of the subtree's nodes), ... (Entry in solver.h)
+    return record[24 + 2]
+
+
+def test_the_saved_entries_are_those_of_the_biggest_subtrees():
+    pos = deal(seed=2, cards_per_hand=5)
+    b = CoreBackend(pos.rules)
+    b.search(pos, -99, 99)
+    every = records(b.table_entries(10 ** 7))
+    assert len(every) == b.stats()["tt_entries"] > 300
+    k = len(every) // 3
+    some = records(b.table_entries(k))
+    assert len(some) == k and set(some) <= set(every)
+    rest = set(every) - set(some)
+    assert min(map(work, some)) >= max(map(work, rest))
+
+
+@pytest.mark.parametrize("rules", [PRESETS["scientifico"], parse_rules("scientifico+re_bello+napola+primiera=sum"),
+                                   parse_rules("assi+asso_scopa"), PRESETS["classico"]], ids=str)
+def test_a_table_read_back_gives_the_reference_values(rules):
+    # entries saved from solves of some positions, read into a fresh table, then every
+    # root move of those positions and of their children solved again: the pure-Python
+    # reference's values (the entries hold bounds for other windows and positions)
+    for seed in (1, 2, 3):
+        pos = deal(seed=seed, rules=rules, cards_per_hand=3)
+        first = CoreBackend(rules)
+        solve_with(first, pos, "all", line=False)
+        second = CoreBackend(rules)
+        assert second.load_table_entries(first.table_entries(10 ** 6)) > 0
+        for p in [pos] + [child for child in children(pos)][:3]:
+            value, moves = reference_values(p)
+            r = solve_with(second, p, "all", line=False)
+            assert r.value == value and {m.move: m.value for m in r.moves} == moves, (seed, p.line())
+
+
+def children(pos):
+    for m in pos.legal_moves():
+        c = pos.copy()
+        c.push(m)
+        yield c
+
+
+def test_a_saved_table_carries_the_proofs_to_the_next_run(tmp_path):
+    # a whole solve with a checkpoint, then a run with only its table (the bounds file
+    # deleted): the root's entries answer MTD(f)'s tests, so it searches next to nothing
+    pos = load_position(EX / "endgame-6.json")
+    ck = Checkpoint(tmp_path / "ck.json", pos)
+    whole = solve(pos, "best", engine="c", line=False, threads=1, checkpoint=ck)
+    assert (tmp_path / "ck.json.table").exists()
+    (tmp_path / "ck.json").unlink()
+    again = Checkpoint(tmp_path / "ck.json", pos)
+    assert again.start == Proven() and again.table_entries > 0
+    r = solve(pos, "best", engine="c", line=False, threads=1, checkpoint=again)
+    assert r.value == whole.value and r.moves[0].value == whole.value
+    assert r.stats["nodes"] * 50 < whole.stats["nodes"]
+
+
+def test_an_interrupted_solve_resumes_with_its_table(tmp_path):
+    # as test_an_interrupted_solve_resumes_from_its_checkpoint, through solve(checkpoint=)
+    # on two threads: each run reads the last one's table
+    pos = load_position(EX / "endgame-6.json")
+    whole = solve(pos, "all", engine="c", line=False, threads=1)
+    runs = 0
+    while True:
+        ck = Checkpoint(tmp_path / "ck.json", pos)
+        assert (ck.table_entries > 0) == (runs > 0)
+        r = solve(pos, "all", engine="c", line=False, threads=2, time_limit=0.05 * 1.5 ** runs, checkpoint=ck)
+        runs += 1
+        if r.complete:
+            break
+    assert r.value == whole.value and {m.move: m.value for m in r.moves} == {m.move: m.value for m in whole.moves}
+
+
+def test_a_table_of_other_options_is_not_used(tmp_path):
+    pos = deal(seed=1, cards_per_hand=4)
+    ck = Checkpoint(tmp_path / "ck.json", pos)
+    solve(pos, "best", engine="c", line=False, threads=1, checkpoint=ck)
+    again = Checkpoint(tmp_path / "ck.json", pos)
+    other = CoreBackend(pos.rules, options="all-ppiles")  # entries keyed on another pile summary
+    assert again.warm([other]) == 0 and "another build or options" in again.table_note
+    assert other.stats()["tt_entries"] == 0
+    same = Checkpoint(tmp_path / "ck.json", pos)
+    assert same.warm([CoreBackend(pos.rules)]) == same.table_entries > 0 and same.table_note is None
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda b: b"x" + b, "format: expected a first line"),
+    (lambda b: b.replace(b"scientifico", b"classico", 1), "position: the table is of another"),
+    (lambda b: b[:-32], "entries: the file holds"),
+    (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "sha256: the records do not match"),
+    (lambda b: b.replace(b'{"position"', b'["position"', 1), "the second line is not a JSON object"),
+])
+def test_cli_refuses_a_bad_table_in_one_line(tmp_path, edit, message):
+    path = tmp_path / "ck.json"
+    assert run_cli("solve", EX / "endgame-6.json", "--mode", "best", "--checkpoint", path).exit_code == 0
+    table = tmp_path / "ck.json.table"
+    table.write_bytes(edit(table.read_bytes()))
+    before = table.read_bytes(), path.read_text()
+    r = run_cli("solve", EX / "endgame-6.json", "--mode", "best", "--checkpoint", path)
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("Error: ") and str(table) in err and message in err, err
+    assert (table.read_bytes(), path.read_text()) == before

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..position import Position
 from .driver import Backend, MoveValue, Proven, SolveProgress, SolveResult, StoppableBackend, best_line, solve_with
 from .reference import INF, PythonSearch, SearchInterrupted, minimax
+
+if TYPE_CHECKING:
+    from .checkpoint import Checkpoint
 
 
 class _PythonBackend:
@@ -123,7 +126,8 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
           line: bool = True, use_tt: bool = True,
           on_progress: Callable[[SolveProgress], None] | None = None,
           threads: int = 1, start: Proven | None = None,
-          on_proven: Callable[[Proven], None] | None = None) -> SolveResult:
+          on_proven: Callable[[Proven], None] | None = None,
+          checkpoint: Checkpoint | None = None) -> SolveResult:
     """Solve ``position`` double dummy.
 
     ``mode``: ``best`` (one best move), ``optimal`` (every move reaching the
@@ -138,15 +142,23 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     With ``time_limit`` on a position of 8 or more cards per hand the bounds
     are first proven from the outside in, so a full deal that cannot be solved
     in minutes still comes back with proven bounds.  ``start`` and ``on_proven``
-    carry proven bounds from one run to the next (see :func:`solve_with` and
-    :class:`scopone.solver.checkpoint.Checkpoint`).
+    carry proven bounds from one run to the next (see :func:`solve_with`);
+    ``checkpoint`` (a :class:`scopone.solver.checkpoint.Checkpoint`) gives both,
+    and also carries the table's biggest proofs: read into the tables before the
+    search, written when the run ends.
     """
     backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)
+    if checkpoint is not None:
+        start, on_proven = checkpoint.start, checkpoint.keep
+        checkpoint.warm([backend, *helpers])
     # 8 or more cards per hand will not be solved in a time limit of minutes: prove
     # bounds from the outside in first, so the result carries the tightest found
     bracket = time_limit is not None and position.cards_left() >= BRACKET_CARDS
-    return solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
-                      bracket=bracket, start=start, on_proven=on_proven)
+    result = solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
+                        bracket=bracket, start=start, on_proven=on_proven)
+    if checkpoint is not None:
+        checkpoint.save_table(backend)  # every search has returned: the table holds still
+    return result
 
 
 def usable_cpus() -> int:

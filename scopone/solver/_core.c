@@ -290,6 +290,49 @@ static PyObject *Solver_legal_moves(Solver *S, PyObject *args) {
     return out;
 }
 
+static PyObject *Solver_table_entries(Solver *S, PyObject *args, PyObject *kw) {
+    /* the biggest proofs of the table as bytes, for a checkpoint (see table_dump) */
+    static char *kwlist[] = {"max_entries", NULL};
+    Py_ssize_t max;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "n", kwlist, &max)) return NULL;
+    if (refuse_if_busy(S)) return NULL;
+    if (max < 0) max = 0;
+    uint64_t *buf = (uint64_t *)malloc(((size_t)max + 1) * 4 * sizeof(uint64_t));
+    if (!buf) return PyErr_NoMemory();
+    size_t n;
+    S->busy = 1; /* the scan of a big table takes seconds: no search of this Solver meanwhile */
+    Py_BEGIN_ALLOW_THREADS
+    n = table_dump(S, buf, (size_t)max);
+    Py_END_ALLOW_THREADS
+    S->busy = 0;
+    PyObject *out = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)(n * 4 * sizeof(uint64_t)));
+    free(buf);
+    return out;
+}
+
+static PyObject *Solver_load_table_entries(Solver *S, PyObject *args, PyObject *kw) {
+    /* put table_entries' bytes back into the table (made now if there is none); returns the count stored */
+    static char *kwlist[] = {"data", NULL};
+    Py_buffer b;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*", kwlist, &b)) return NULL;
+    if (refuse_if_busy(S)) { PyBuffer_Release(&b); return NULL; }
+    if (b.len % (4 * sizeof(uint64_t))) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "compiled core: table entries come in records of 32 bytes");
+        return NULL;
+    }
+    if (!S->use_tt) { PyBuffer_Release(&b); return PyLong_FromLong(0); }
+    if (alloc_tt(S) < 0) { PyBuffer_Release(&b); return NULL; }
+    uint64_t *rec = (uint64_t *)malloc((size_t)b.len + 1);
+    if (!rec) { PyBuffer_Release(&b); return PyErr_NoMemory(); }
+    memcpy(rec, b.buf, (size_t)b.len); /* aligned */
+    size_t n = (size_t)b.len / (4 * sizeof(uint64_t)), stored;
+    PyBuffer_Release(&b);
+    stored = table_load(S, rec, n);
+    free(rec);
+    return PyLong_FromSize_t(stored);
+}
+
 static PyMethodDef Solver_methods[] = {
     {"search", (PyCFunction)(void (*)(void))Solver_search, METH_VARARGS | METH_KEYWORDS,
      "search(hand0, hand1, hand2, hand3, table, pile_a, pile_b, scope_a, scope_b, to_move, last, alpha, beta, "
@@ -312,6 +355,12 @@ static PyMethodDef Solver_methods[] = {
      "the table's best move (card | captured << 6) for the root of the last search, or None"},
     {"legal_moves", (PyCFunction)Solver_legal_moves, METH_VARARGS,
      "legal_moves(hand, table) -> list of card | captured << 6"},
+    {"table_entries", (PyCFunction)(void (*)(void))Solver_table_entries, METH_VARARGS | METH_KEYWORDS,
+     "table_entries(max_entries) -> bytes: the entries of the biggest subtrees, at most max_entries records "
+     "of 32 bytes (a shared table never moves, so other Solvers may search it meanwhile)"},
+    {"load_table_entries", (PyCFunction)(void (*)(void))Solver_load_table_entries, METH_VARARGS | METH_KEYWORDS,
+     "load_table_entries(data) -> int: store table_entries' records (of a Solver of the same build, rules and "
+     "options) in this table; the number stored"},
     {NULL, NULL, 0, NULL},
 };
 

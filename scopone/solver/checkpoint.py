@@ -14,19 +14,35 @@ proven), ``moves`` the root moves' values; ``runs``, ``nodes`` and ``seconds``
 add up the work of every run that wrote it.  A checkpoint belongs to one
 position and rules: another position's is refused.  Its bounds are trusted
 (only this module writes them), so an edited file can make a solve wrong.
+
+Beside it, ``FILE.table`` keeps the entries of the transposition table with
+the biggest subtrees (at most :data:`TABLE_ENTRIES`), written when a run ends
+(also at its time limit or on Ctrl-C).  A test a run left unfinished starts
+again in the next, and with them it finds the subtrees already proven instead
+of searching them again.  The file is a line ``scopone-table/1``, a JSON line
+(``position``, ``core``: the build and options the entries are for,
+``entries``, ``sha256`` of the records) and the records.  A table of another
+build or options is not used (the bounds still are); a damaged one is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from pathlib import Path
+from typing import Sequence
+
 from ..errors import FormatError
-from ..formats import check_output, read_json, write_json_atomic
+from ..formats import check_output, read_json, write_bytes_atomic, write_json_atomic
 from ..position import Position
-from .driver import Proven, root_bounds
+from .driver import Backend, Proven, TableBackend, root_bounds
 from .reference import INF
 
 FORMAT = "scopone-checkpoint/1"
+TABLE_FORMAT = "scopone-table/1"
+#: The table entries a checkpoint keeps (32 bytes each: 32 MB), the biggest subtrees first.
+TABLE_ENTRIES = 1 << 20
 
 
 def load_checkpoint(path: str | Path, pos: Position) -> tuple[Proven, dict]:
@@ -128,11 +144,16 @@ class Checkpoint:
 
     def __init__(self, path: str | Path, pos: Position):
         self.path, self.pos = check_output(path), pos
+        self.table_path = check_output(str(path) + ".table")
         self.resumed = self.path.exists()
         if self.resumed:
             self.start, self.work = load_checkpoint(self.path, pos)
         else:
             self.start, self.work = Proven(), {"runs": 0, "nodes": 0, "seconds": 0.0}
+        # the saved table (core fingerprint, records), read now so a bad file fails before any search
+        self.table_data = load_table(self.table_path, pos) if self.table_path.exists() else None
+        self.table_entries = len(self.table_data[1]) // 32 if self.table_data else 0  # saved before
+        self.table_note: str | None = None
         self.t0 = time.monotonic()
         save_checkpoint(self.path, self.pos, self.start, self.work)
 
@@ -141,3 +162,67 @@ class Checkpoint:
         work = {"runs": self.work["runs"] + 1, "nodes": self.work["nodes"] + proven.nodes,
                 "seconds": self.work["seconds"] + time.monotonic() - self.t0}
         save_checkpoint(self.path, self.pos, proven, work)
+
+    def warm(self, backends: Sequence[Backend]) -> int:
+        """Put the saved table entries into the backends' tables (those that keep
+        one) before the run; the number of entries, 0 when there are none or they
+        are for another build or options of the core (then :attr:`table_note` says so)."""
+        if self.table_data is None:
+            return 0
+        fingerprint, data = self.table_data
+        stored = 0
+        for b in backends:
+            if not isinstance(b, TableBackend):
+                continue
+            if b.table_fingerprint() != fingerprint:
+                self.table_note = (f"{self.table_path}: made by another build or options of the core "
+                                   f"({fingerprint}): not used (the bounds are)")
+                return 0
+            stored = max(stored, b.load_table_entries(data))  # a shared table: the same entries again
+        self.table_data = None  # in the tables now
+        return stored
+
+    def save_table(self, backend: Backend) -> int:
+        """Write the biggest subtrees' entries of ``backend``'s table to
+        :attr:`table_path` (after the run); the number written."""
+        if not isinstance(backend, TableBackend):
+            return 0
+        data = backend.table_entries(TABLE_ENTRIES)
+        if not data:  # a small position: its table keeps nothing (no file), or no table
+            return 0
+        head = {"position": self.pos.line(), "core": backend.table_fingerprint(), "entries": len(data) // 32,
+                "sha256": hashlib.sha256(data).hexdigest()}
+        write_bytes_atomic(self.table_path, f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode() + data)
+        return len(data) // 32
+
+
+def load_table(path: str | Path, pos: Position) -> tuple[str, bytes]:
+    """The (core fingerprint, records) of a table file saved for ``pos``
+    (:meth:`Checkpoint.save_table`); FormatError naming the file and field if it
+    is not one or is damaged."""
+    where = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise FormatError(f"{where}: cannot read: {e.strerror}") from None
+    magic, _, rest = raw.partition(b"\n")
+    if magic != TABLE_FORMAT.encode():
+        raise FormatError(f"{where}: format: expected a first line {TABLE_FORMAT!r}")
+    head_line, _, data = rest.partition(b"\n")
+    try:
+        head = json.loads(head_line)
+    except (ValueError, UnicodeDecodeError):
+        raise FormatError(f"{where}: the second line is not a JSON object") from None
+    if not isinstance(head, dict):
+        raise FormatError(f"{where}: the second line is not a JSON object")
+    if head.get("position") != pos.line():
+        raise FormatError(f"{where}: position: the table is of another position or rules "
+                          f"({head.get('position')!r}); give another file or delete this one")
+    if not isinstance(head.get("core"), str):
+        raise FormatError(f"{where}: core: expected a string, found {head.get('core')!r}")
+    if head.get("entries") != len(data) // 32 or len(data) % 32:
+        raise FormatError(f"{where}: entries: the file holds {len(data)} bytes of records, "
+                          f"not {head.get('entries')!r} of 32 bytes: it is damaged")
+    if head.get("sha256") != hashlib.sha256(data).hexdigest():
+        raise FormatError(f"{where}: sha256: the records do not match their checksum: the file is damaged")
+    return head["core"], data

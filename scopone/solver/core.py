@@ -13,7 +13,10 @@ rules reach C as data: the CP-SAT patterns of :func:`scopone.captures.capture_ta
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import time
+from pathlib import Path
 
 from ..captures import WHOLE_TABLE, capture_table
 from ..position import Move, Position
@@ -111,6 +114,13 @@ def parse_options(options: int | str | None) -> int:
     return value
 
 
+@functools.cache
+def _build_digest() -> str:
+    """The SHA-256 of the compiled core's file: a table saved by one build is
+    read back only by the same build."""
+    return hashlib.sha256(Path(_core.__file__).read_bytes()).hexdigest()[:16]
+
+
 class CoreBackend:
     """The C search behind the driver's backend API (see ``scopone.solver.driver``).
 
@@ -202,6 +212,32 @@ class CoreBackend:
     def shares_table(self) -> bool:
         """Whether another backend searches with this one's table (:meth:`share_table`)."""
         return self._solver.shares_table()
+
+    def table_entries(self, max_entries: int) -> bytes:
+        """The table's entries of the biggest subtrees, at most ``max_entries``
+        records of 32 bytes, for a checkpoint (:meth:`load_table_entries` puts
+        them back).  Not while this backend searches; a shared table may be
+        searched by the others meanwhile.
+
+        >>> from scopone.deal import deal
+        >>> pos = deal(seed=1, cards_per_hand=3)  # the table keeps positions of 9 cards and more
+        >>> a, b = CoreBackend(pos.rules), CoreBackend(pos.rules)
+        >>> a.search(pos, -99, 99), len(a.table_entries(100)) // 32
+        (-7, 20)
+        >>> b.load_table_entries(a.table_entries(100)), len(a.table_entries(5)) // 32
+        (20, 5)
+        """
+        return self._solver.table_entries(max_entries=max_entries)
+
+    def load_table_entries(self, data: bytes) -> int:
+        """Store :meth:`table_entries`' records (of a backend of the same
+        :meth:`table_fingerprint`) in this table; the number stored."""
+        return self._solver.load_table_entries(data=data)
+
+    def table_fingerprint(self) -> str:
+        """What the meaning of a table entry depends on besides the position
+        (whose line holds the rules): this build of the core and the options."""
+        return f"{_build_digest()}/{self._options & ~OPT_ROOTMOVE}"
 
     def stop(self, flag: bool = True) -> None:
         """Make searches give up (a running one, from another thread, within

@@ -55,6 +55,24 @@ class StoppableBackend(Backend, Protocol):
         ...
 
 
+@runtime_checkable
+class TableBackend(Protocol):
+    """A backend whose transposition table can be saved and read back
+    (checkpoints: :mod:`scopone.solver.checkpoint`)."""
+
+    def table_entries(self, max_entries: int) -> bytes:
+        """The entries of the biggest subtrees, at most ``max_entries`` records."""
+        ...
+
+    def load_table_entries(self, data: bytes) -> int:
+        """Store :meth:`table_entries`' records; the number stored."""
+        ...
+
+    def table_fingerprint(self) -> str:
+        """The build and options the entries' meaning depends on."""
+        ...
+
+
 @dataclass
 class MoveValue:
     """A root move with its value, or proven bounds ``lower <= value <= upper``."""

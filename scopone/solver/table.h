@@ -190,6 +190,64 @@ static int grow_tt(Solver *S) {
 }
 
 
+/*
+ * Saving the table's biggest proofs with a checkpoint (a long solve in
+ * pieces): the entries of the main table whose subtrees are the biggest,
+ * at most `max` of them, as (key, move, check, data) records.  A resumed
+ * null-window test then finds the subtrees its earlier run finished and
+ * searches again only the part it had not.  Not while this Solver
+ * searches (its table may grow and move); a shared table never moves, so
+ * the other Solvers sharing it may search meanwhile (entry_load reads a
+ * slot being written as a miss).
+ */
+static size_t table_dump(const Solver *S, uint64_t *out, size_t max) {
+    if (!S->tt || !max) return 0;
+    size_t n = (size_t)S->tt_mask + 1, count[256] = {0}, kept = 0;
+    Entry x;
+    for (size_t i = 0; i < n; i++)
+        if (entry_load(S->tt + i, &x)) count[x.work]++;
+    /* the smallest work w whose entries (with every bigger one) fit in max; the
+     * room left goes to the first entries of work w - 1 */
+    int w = 256;
+    while (w > 0 && kept + count[w - 1] <= max) kept += count[--w];
+    size_t room = w > 0 ? max - kept : 0, k = 0;
+    for (size_t i = 0; i < n && k < max; i++) {
+        uint64_t key = entry_load(S->tt + i, &x);
+        if (!key || x.work + 1 < w) continue;
+        if (x.work + 1 == w) {
+            if (!room) continue;
+            room--;
+        }
+        out[4 * k] = key; out[4 * k + 1] = x.move; out[4 * k + 2] = x.check; out[4 * k + 3] = x.data;
+        k++;
+    }
+    return k;
+}
+
+/* put the records of table_dump back (into a table of any size): an entry
+ * with the same key and check, or else the slot with the smaller subtree,
+ * gives way to a bigger subtree; returns how many were stored */
+static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
+    size_t stored = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) break;
+        uint64_t key = rec[4 * i];
+        Entry e, cur[2];
+        e.move = rec[4 * i + 1]; e.check = rec[4 * i + 2]; e.data = rec[4 * i + 3];
+        if (!key) continue;
+        Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
+        uint64_t k0 = entry_load(b, cur), k1 = entry_load(b + 1, cur + 1);
+        int j = (k0 == key && cur[0].check == e.check) ? 0 : (k1 == key && cur[1].check == e.check) ? 1
+              : !k0 ? 0 : !k1 ? 1 : cur[0].work <= cur[1].work ? 0 : 1;
+        uint64_t kj = j ? k1 : k0;
+        if (kj && cur[j].work > e.work) continue;
+        if (!kj) S->tt_entries++;
+        entry_store(b + j, key, &e);
+        stored++;
+    }
+    return stored;
+}
+
 /* a shared table loses a reference (under the GIL); the last frees it */
 static void shared_release(SharedTable *t) {
     if (t && --t->refs == 0) {
