@@ -273,7 +273,8 @@ def score(game, partial, as_json, rules_text):
                    "Values never depend on it; with 1 the move shown among equals and the line are reproducible.")
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Keep the bounds proven so far in FILE as the solve goes, and start from them if FILE "
-                   "exists: a long solve stopped by --time-limit or Ctrl-C resumes where it stopped.")
+                   "exists: a long solve stopped by --time-limit or Ctrl-C resumes where it stopped. "
+                   "FILE.table keeps the table's biggest proofs, written when the run ends.")
 @json_option
 @rules_option
 @notation_option
@@ -304,8 +305,8 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, checkpoint, as
         con.print(solve_view(pos, result, _notation(con, notation)))
     if not result.complete:
         if kept:
-            click.echo(f"the bounds proven are in {checkpoint} (the table's biggest proofs in {checkpoint}.table): "
-                       "run the same command to go on", err=True)
+            table = f" (the table's biggest proofs in {kept.table_path})" if kept.table_saved else ""
+            click.echo(f"the bounds proven are in {checkpoint}{table}: run the same command to go on", err=True)
         sys.exit(3)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -261,20 +262,99 @@ def test_a_saved_table_carries_the_proofs_to_the_next_run(tmp_path):
     assert r.stats["nodes"] * 50 < whole.stats["nodes"]
 
 
+def test_a_table_and_bounds_carry_over_to_another_mode_on_two_threads(tmp_path):
+    # mode best writes bounds and a table; mode all on two threads (one shared table,
+    # read once) goes on from them to every move's value, as a whole solve finds them
+    pos = load_position(EX / "endgame-6.json")
+    whole = solve(pos, "all", engine="c", line=False, threads=1)
+    solve(pos, "best", engine="c", line=False, threads=1, checkpoint=Checkpoint(tmp_path / "ck.json", pos))
+    ck = Checkpoint(tmp_path / "ck.json", pos)
+    assert ck.table_entries > 0 and ck.start.lower == ck.start.upper == whole.value
+    r = solve(pos, "all", engine="c", line=False, threads=2, checkpoint=ck)
+    assert r.value == whole.value and {m.move: m.value for m in r.moves} == {m.move: m.value for m in whole.moves}
+
+
 def test_an_interrupted_solve_resumes_with_its_table(tmp_path):
     # as test_an_interrupted_solve_resumes_from_its_checkpoint, through solve(checkpoint=)
-    # on two threads: each run reads the last one's table
+    # on two threads, each run reading the last one's table (if it wrote one: how far a
+    # run gets in its time depends on the machine; the values do not)
     pos = load_position(EX / "endgame-6.json")
     whole = solve(pos, "all", engine="c", line=False, threads=1)
     runs = 0
     while True:
         ck = Checkpoint(tmp_path / "ck.json", pos)
-        assert (ck.table_entries > 0) == (runs > 0)
         r = solve(pos, "all", engine="c", line=False, threads=2, time_limit=0.05 * 1.5 ** runs, checkpoint=ck)
         runs += 1
+        assert ck.table_note is None
         if r.complete:
             break
     assert r.value == whole.value and {m.move: m.value for m in r.moves} == {m.move: m.value for m in whole.moves}
+
+
+def test_asking_for_every_entry_returns_each_once():
+    pos = deal(seed=2, cards_per_hand=5)
+    b = CoreBackend(pos.rules)
+    assert b.table_entries(sys.maxsize) == b""  # no table yet
+    b.search(pos, -99, 99)
+    every = records(b.table_entries(sys.maxsize))
+    assert len(every) == len(set(every)) == b.stats()["tt_entries"]
+
+
+def test_a_small_table_keeps_the_biggest_subtrees_of_each_bucket():
+    # every entry of a big table read into a 1 MB one (it cannot grow): each bucket (two
+    # slots, by the key's low bits) keeps two of the biggest subtrees that map to it
+    pos = deal(seed=1, cards_per_hand=6)
+    big = CoreBackend(pos.rules, memory_mb=256)
+    big.search(pos, -99, 99)
+    every = records(big.table_entries(sys.maxsize))
+    small = CoreBackend(pos.rules, memory_mb=1)
+    small.load_table_entries(b"".join(every))
+    slots = small.stats()["tt_memory_bytes"] // 32
+    assert len(every) > 4 * slots  # most buckets get more than two
+    bucket = lambda rec: int.from_bytes(rec[:8], sys.byteorder) & (slots - 1) & ~1
+    want: dict[int, list[int]] = {}
+    for rec in every:
+        want.setdefault(bucket(rec), []).append(work(rec))
+    kept = records(small.table_entries(sys.maxsize))
+    got: dict[int, list[int]] = {}
+    for rec in kept:
+        got.setdefault(bucket(rec), []).append(work(rec))
+    assert set(kept) <= set(every) and got.keys() == want.keys()
+    assert all(sorted(got[k]) == sorted(want[k])[-2:] for k in want)
+    # in slot order (the dump's), the bigger first: the search replaces slot 1 first
+    assert all(w == sorted(w, reverse=True) for w in got.values())
+
+
+def test_a_table_of_the_deep_table_option_reads_back_right():
+    # with deeptt the last eight cards have a table of their own, which is not saved
+    rules = PRESETS["scientifico"]
+    for seed in (1, 2):
+        pos = deal(seed=seed, rules=rules, cards_per_hand=3)
+        first = CoreBackend(rules, options="all+deeptt")
+        solve_with(first, pos, "all", line=False)
+        second = CoreBackend(rules, options="all+deeptt")
+        assert second.load_table_entries(first.table_entries(10 ** 6)) > 0
+        value, moves = reference_values(pos)
+        r = solve_with(second, pos, "all", line=False)
+        assert r.value == value and {m.move: m.value for m in r.moves} == moves
+
+
+def test_a_checkpoint_or_start_not_both(tmp_path):
+    pos = deal(seed=1, cards_per_hand=2)
+    with pytest.raises(ValueError, match="not both"):
+        solve(pos, "best", engine="c", start=Proven(), checkpoint=Checkpoint(tmp_path / "ck.json", pos))
+
+
+def test_a_table_that_cannot_be_written_leaves_the_result(tmp_path):
+    pos = load_position(EX / "endgame-6.json")
+    (tmp_path / "ck.json.table").mkdir()  # not a file: refused as an output
+    with pytest.raises(FormatError, match="not a regular file"):
+        Checkpoint(tmp_path / "ck.json", pos)
+    ck = Checkpoint(tmp_path / "other.json", pos)
+    ck.table_path = tmp_path / "gone" / "x.table"  # its folder removed since
+    r = solve(pos, "best", engine="c", line=False, threads=1, checkpoint=ck)
+    assert r.complete and "the table was not saved" in ck.table_note and ck.table_saved == 0
+    assert load_checkpoint(tmp_path / "other.json", pos)[0].lower == r.value
 
 
 def test_a_table_of_other_options_is_not_used(tmp_path):
@@ -283,8 +363,11 @@ def test_a_table_of_other_options_is_not_used(tmp_path):
     solve(pos, "best", engine="c", line=False, threads=1, checkpoint=ck)
     again = Checkpoint(tmp_path / "ck.json", pos)
     other = CoreBackend(pos.rules, options="all-ppiles")  # entries keyed on another pile summary
-    assert again.warm([other]) == 0 and "another build or options" in again.table_note
+    assert again.warm([other]) == 0 and "another build of the core, rules encoding or options" in again.table_note
     assert other.stats()["tt_entries"] == 0
+    # the rules the core is given are part of it too (a position line names its rules,
+    # but the capture patterns come from scopone.captures)
+    assert CoreBackend(parse_rules("scientifico+napola")).table_fingerprint() != CoreBackend(pos.rules).table_fingerprint()
     same = Checkpoint(tmp_path / "ck.json", pos)
     assert same.warm([CoreBackend(pos.rules)]) == same.table_entries > 0 and same.table_note is None
 
@@ -295,6 +378,9 @@ def test_a_table_of_other_options_is_not_used(tmp_path):
     (lambda b: b[:-32], "entries: the file holds"),
     (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "sha256: the records do not match"),
     (lambda b: b.replace(b'{"position"', b'["position"', 1), "the second line is not a JSON object"),
+    (lambda b: b"scopone-table/1\n" + b"[" * 3000 + b"\n", "the second line is not a JSON object"),
+    (lambda b: b"scopone-table/1\n" + b" " * 5000, "the second line is not a JSON object"),
+    (lambda b: b + bytes(33 << 20), "a table file holds at most"),
 ])
 def test_cli_refuses_a_bad_table_in_one_line(tmp_path, edit, message):
     path = tmp_path / "ck.json"

@@ -147,6 +147,8 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     and also carries the table's biggest proofs: read into the tables before the
     search, written when the run ends.
     """
+    if checkpoint is not None and (start is not None or on_proven is not None):
+        raise ValueError("give a checkpoint, or start and on_proven, not both")
     backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)
     if checkpoint is not None:
         start, on_proven = checkpoint.start, checkpoint.keep

@@ -296,7 +296,8 @@ static PyObject *Solver_table_entries(Solver *S, PyObject *args, PyObject *kw) {
     Py_ssize_t max;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "n", kwlist, &max)) return NULL;
     if (refuse_if_busy(S)) return NULL;
-    if (max < 0) max = 0;
+    if (max < 0 || !S->tt) max = 0;
+    if ((size_t)max > S->tt_mask + 1) max = (Py_ssize_t)(S->tt_mask + 1); /* no more records than slots */
     uint64_t *buf = (uint64_t *)malloc(((size_t)max + 1) * 4 * sizeof(uint64_t));
     if (!buf) return PyErr_NoMemory();
     size_t n;
@@ -323,13 +324,18 @@ static PyObject *Solver_load_table_entries(Solver *S, PyObject *args, PyObject *
     }
     if (!S->use_tt) { PyBuffer_Release(&b); return PyLong_FromLong(0); }
     if (alloc_tt(S) < 0) { PyBuffer_Release(&b); return NULL; }
-    uint64_t *rec = (uint64_t *)malloc((size_t)b.len + 1);
-    if (!rec) { PyBuffer_Release(&b); return PyErr_NoMemory(); }
-    memcpy(rec, b.buf, (size_t)b.len); /* aligned */
     size_t n = (size_t)b.len / (4 * sizeof(uint64_t)), stored;
-    PyBuffer_Release(&b);
+    uint64_t *rec = (uint64_t *)b.buf, *copy = NULL;
+    if ((uintptr_t)rec % sizeof(uint64_t)) { /* a slice of a buffer may start anywhere */
+        copy = rec = (uint64_t *)malloc((size_t)b.len + 1);
+        if (!rec) { PyBuffer_Release(&b); return PyErr_NoMemory(); }
+        memcpy(rec, b.buf, (size_t)b.len);
+    }
+    /* into a shared table other Solvers may be searching: safe, as for their own writes
+     * (a slot read while it is written is a miss) */
     stored = table_load(S, rec, n);
-    free(rec);
+    free(copy);
+    PyBuffer_Release(&b);
     return PyLong_FromSize_t(stored);
 }
 

@@ -17,12 +17,14 @@ position and rules: another position's is refused.  Its bounds are trusted
 
 Beside it, ``FILE.table`` keeps the entries of the transposition table with
 the biggest subtrees (at most :data:`TABLE_ENTRIES`), written when a run ends
-(also at its time limit or on Ctrl-C).  A test a run left unfinished starts
-again in the next, and with them it finds the subtrees already proven instead
-of searching them again.  The file is a line ``scopone-table/1``, a JSON line
-(``position``, ``core``: the build and options the entries are for,
-``entries``, ``sha256`` of the records) and the records.  A table of another
-build or options is not used (the bounds still are); a damaged one is refused.
+(also at its time limit or on Ctrl-C; not when the process is killed).  A test
+a run left unfinished starts again in the next, and with them it finds the
+subtrees already proven instead of searching them again.  The file is a line
+``scopone-table/1``, a JSON line (``position``, ``core``: the build, rules
+encoding and options the entries are for, ``entries``, ``sha256`` of the
+records) and the records.  A table of another build or options is not used
+(the bounds still are); a damaged one (size, checksum) is refused.  Like the
+bounds, the entries are trusted: the checksum finds damage, not edits.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from typing import Sequence
 from ..errors import FormatError
 from ..formats import check_output, read_json, write_bytes_atomic, write_json_atomic
 from ..position import Position
-from .driver import Backend, Proven, TableBackend, root_bounds
+from .driver import Backend, Proven, StoppableBackend, TableBackend, root_bounds
 from .reference import INF
 
 FORMAT = "scopone-checkpoint/1"
@@ -153,7 +155,8 @@ class Checkpoint:
         # the saved table (core fingerprint, records), read now so a bad file fails before any search
         self.table_data = load_table(self.table_path, pos) if self.table_path.exists() else None
         self.table_entries = len(self.table_data[1]) // 32 if self.table_data else 0  # saved before
-        self.table_note: str | None = None
+        self.table_note: str | None = None  # why the table was not used or not saved
+        self.table_saved = 0  # the entries save_table wrote
         self.t0 = time.monotonic()
         save_checkpoint(self.path, self.pos, self.start, self.work)
 
@@ -164,54 +167,79 @@ class Checkpoint:
         save_checkpoint(self.path, self.pos, proven, work)
 
     def warm(self, backends: Sequence[Backend]) -> int:
-        """Put the saved table entries into the backends' tables (those that keep
-        one) before the run; the number of entries, 0 when there are none or they
-        are for another build or options of the core (then :attr:`table_note` says so)."""
+        """Put the saved table entries into the backends' tables before the run
+        (once per table: threads share one); the number of entries stored, 0
+        when there are none or no backend can use them (then :attr:`table_note`
+        says why)."""
         if self.table_data is None:
             return 0
         fingerprint, data = self.table_data
+        self.table_data = None  # in the tables, or of no use: either way not kept in memory
+        tables = [b for b in backends if isinstance(b, TableBackend)]
+        if not tables:
+            self.table_note = f"{self.table_path}: not used (only the compiled core keeps a table)"
+            return 0
+        if tables[0].table_fingerprint() != fingerprint:
+            self.table_note = (f"{self.table_path}: made by another build of the core, rules encoding or "
+                               f"options: not used (the bounds are)")
+            return 0
         stored = 0
-        for b in backends:
-            if not isinstance(b, TableBackend):
-                continue
-            if b.table_fingerprint() != fingerprint:
-                self.table_note = (f"{self.table_path}: made by another build or options of the core "
-                                   f"({fingerprint}): not used (the bounds are)")
-                return 0
-            stored = max(stored, b.load_table_entries(data))  # a shared table: the same entries again
-        self.table_data = None  # in the tables now
+        for i, b in enumerate(tables):
+            if i == 0 or not (isinstance(b, StoppableBackend) and b.shares_table()):
+                stored = max(stored, b.load_table_entries(data))
         return stored
 
     def save_table(self, backend: Backend) -> int:
         """Write the biggest subtrees' entries of ``backend``'s table to
-        :attr:`table_path` (after the run); the number written."""
+        :attr:`table_path` (after the run, every search returned); the number
+        written.  A table that cannot be written is not an error (the bounds
+        are kept): :attr:`table_note` says so."""
         if not isinstance(backend, TableBackend):
             return 0
-        data = backend.table_entries(TABLE_ENTRIES)
-        if not data:  # a small position: its table keeps nothing (no file), or no table
+        try:
+            data = backend.table_entries(TABLE_ENTRIES)
+            if not data:  # a small position: its table keeps nothing, so no file
+                return 0
+            head = {"position": self.pos.line(), "core": backend.table_fingerprint(), "entries": len(data) // 32,
+                    "sha256": hashlib.sha256(data).hexdigest()}
+            write_bytes_atomic(self.table_path, f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode() + data)
+        except FormatError as e:
+            self.table_note = f"the table was not saved: {e}"
             return 0
-        head = {"position": self.pos.line(), "core": backend.table_fingerprint(), "entries": len(data) // 32,
-                "sha256": hashlib.sha256(data).hexdigest()}
-        write_bytes_atomic(self.table_path, f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode() + data)
-        return len(data) // 32
+        except KeyboardInterrupt:  # the result is there: Ctrl-C while saving only gives up the table
+            self.table_note = f"{self.table_path}: not saved (interrupted)"
+            return 0
+        self.table_saved = len(data) // 32
+        return self.table_saved
 
 
-def load_table(path: str | Path, pos: Position) -> tuple[str, bytes]:
+#: The most a table file may hold: its two header lines and the records.
+TABLE_FILE_MAX = 4096 + 32 * TABLE_ENTRIES
+
+
+def load_table(path: str | Path, pos: Position) -> tuple[str, memoryview]:
     """The (core fingerprint, records) of a table file saved for ``pos``
     (:meth:`Checkpoint.save_table`); FormatError naming the file and field if it
     is not one or is damaged."""
     where = str(path)
     try:
-        raw = Path(path).read_bytes()
+        size = Path(path).stat().st_size
+        if size > TABLE_FILE_MAX:
+            raise FormatError(f"{where}: {size:,} bytes: a table file holds at most {TABLE_ENTRIES:,} "
+                              f"entries ({TABLE_FILE_MAX:,} bytes)")
+        raw = memoryview(Path(path).read_bytes())
     except OSError as e:
         raise FormatError(f"{where}: cannot read: {e.strerror}") from None
-    magic, _, rest = raw.partition(b"\n")
-    if magic != TABLE_FORMAT.encode():
+    first = bytes(raw[:64]).find(b"\n")
+    if first < 0 or raw[:first] != TABLE_FORMAT.encode():
         raise FormatError(f"{where}: format: expected a first line {TABLE_FORMAT!r}")
-    head_line, _, data = rest.partition(b"\n")
+    second = bytes(raw[first + 1:first + 4097]).find(b"\n")
+    if second < 0:
+        raise FormatError(f"{where}: the second line is not a JSON object")
+    head_line, data = raw[first + 1:first + 1 + second], raw[first + 2 + second:]
     try:
-        head = json.loads(head_line)
-    except (ValueError, UnicodeDecodeError):
+        head = json.loads(bytes(head_line))
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise FormatError(f"{where}: the second line is not a JSON object") from None
     if not isinstance(head, dict):
         raise FormatError(f"{where}: the second line is not a JSON object")

@@ -141,14 +141,15 @@ class CoreBackend:
         patterns: list[list[int]] = [[]]
         for v in range(1, 11):
             patterns.append([pack_pattern(p) for p in table.patterns[v] if p is not WHOLE_TABLE])
-        self._solver = _core.Solver(
-            patterns=patterns, strict=rules.priority == "strict", asso_piglia_tutto=rules.asso_piglia_tutto,
-            asso_scopa=rules.asso_scopa, asso_takes_asso=rules.asso_takes_asso,
-            primiera_sum=rules.primiera == "sum", re_bello=rules.re_bello, napola=rules.napola,
-            quindici=rules.quindici, memory_mb=float(memory_mb or DEFAULT_MEMORY_MB), use_tt=use_tt,
-            options=parse_options(options),
-        )
+        switches = dict(strict=rules.priority == "strict", asso_piglia_tutto=rules.asso_piglia_tutto,
+                        asso_scopa=rules.asso_scopa, asso_takes_asso=rules.asso_takes_asso,
+                        primiera_sum=rules.primiera == "sum", re_bello=rules.re_bello, napola=rules.napola,
+                        quindici=rules.quindici)
+        self._solver = _core.Solver(patterns=patterns, **switches, memory_mb=float(memory_mb or DEFAULT_MEMORY_MB),
+                                    use_tt=use_tt, options=parse_options(options))
         self._options = parse_options(options)
+        # what the core was told of the rules: a table's entries hold only for the same
+        self._rules_digest = hashlib.sha256(repr((patterns, sorted(switches.items()))).encode()).hexdigest()[:16]
 
     def search(self, pos: Position, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta value of ``pos`` for team A (see the driver)."""
@@ -235,9 +236,10 @@ class CoreBackend:
         return self._solver.load_table_entries(data=data)
 
     def table_fingerprint(self) -> str:
-        """What the meaning of a table entry depends on besides the position
-        (whose line holds the rules): this build of the core and the options."""
-        return f"{_build_digest()}/{self._options & ~OPT_ROOTMOVE}"
+        """What the meaning of a table entry depends on besides the position:
+        this build of the core, the capture patterns and rules switches it was
+        given (so a change to :mod:`scopone.captures` counts too) and the options."""
+        return f"{_build_digest()}/{self._rules_digest}/{self._options & ~OPT_ROOTMOVE}"
 
     def stop(self, flag: bool = True) -> None:
         """Make searches give up (a running one, from another thread, within

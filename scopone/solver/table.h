@@ -224,9 +224,11 @@ static size_t table_dump(const Solver *S, uint64_t *out, size_t max) {
     return k;
 }
 
-/* put the records of table_dump back (into a table of any size): an entry
- * with the same key and check, or else the slot with the smaller subtree,
- * gives way to a bigger subtree; returns how many were stored */
+/* put the records of table_dump back (into a table of any size), keeping a
+ * bucket's order (slot 0 the bigger subtree, as slot_for): the same key and
+ * check is replaced by a subtree at least as big; a new key takes slot 0 if
+ * its subtree is at least as big as slot 0's (which moves to slot 1), else
+ * slot 1 if that is empty or smaller; returns how many were stored */
 static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
     size_t stored = 0;
     for (size_t i = 0; i < n; i++) {
@@ -237,12 +239,21 @@ static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
         if (!key) continue;
         Entry *b = S->tt + (key & S->tt_mask & ~1ULL);
         uint64_t k0 = entry_load(b, cur), k1 = entry_load(b + 1, cur + 1);
-        int j = (k0 == key && cur[0].check == e.check) ? 0 : (k1 == key && cur[1].check == e.check) ? 1
-              : !k0 ? 0 : !k1 ? 1 : cur[0].work <= cur[1].work ? 0 : 1;
-        uint64_t kj = j ? k1 : k0;
-        if (kj && cur[j].work > e.work) continue;
-        if (!kj) S->tt_entries++;
-        entry_store(b + j, key, &e);
+        int same = (k0 == key && cur[0].check == e.check) ? 0 : (k1 == key && cur[1].check == e.check) ? 1 : -1;
+        if (same >= 0) {
+            if (cur[same].work > e.work) continue;
+            entry_store(b + same, key, &e);
+        } else if (!k0 || cur[0].work <= e.work) {
+            if (k0) {
+                if (!k1) S->tt_entries++;
+                entry_store(b + 1, k0, cur);
+            } else S->tt_entries++;
+            entry_store(b, key, &e);
+        } else {
+            if (k1 && cur[1].work > e.work) continue;
+            if (!k1) S->tt_entries++;
+            entry_store(b + 1, key, &e);
+        }
         stored++;
     }
     return stored;
