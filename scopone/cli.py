@@ -274,7 +274,7 @@ def score(game, partial, as_json, rules_text):
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Keep the bounds proven so far in FILE as the solve goes, and start from them if FILE "
                    "exists: a long solve stopped by --time-limit or Ctrl-C resumes where it stopped. "
-                   "FILE.table keeps the table's biggest proofs, written when the run ends.")
+                   "FILE.table keeps the table's biggest proofs (saved every ten minutes and at the end).")
 @json_option
 @rules_option
 @notation_option

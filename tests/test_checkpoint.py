@@ -291,6 +291,26 @@ def test_an_interrupted_solve_resumes_with_its_table(tmp_path):
     assert r.value == whole.value and {m.move: m.value for m in r.moves} == {m.move: m.value for m in whole.moves}
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_table_is_saved_while_the_search_runs(tmp_path, threads):
+    # saves every 0.05 s from a reader sharing the searched table: several during a
+    # 7-card solve cut at 1.5 s (it takes several seconds on any machine here), each
+    # a file that reads back
+    pos = deal(seed=1, cards_per_hand=7)
+    ck = Checkpoint(tmp_path / "ck.json", pos)
+    ck.table_every = 0.05
+    seen = []
+
+    def progress(p):
+        if ck.table_saves and not seen:  # a save made while the search was running
+            seen.append(ck.table_saves)
+
+    r = solve(pos, "best", engine="c", line=False, threads=threads, time_limit=1.5, on_progress=progress,
+              checkpoint=ck)
+    assert not r.complete and seen and ck.table_saves > seen[0] and ck.table_note is None
+    assert Checkpoint(tmp_path / "ck.json", pos).table_entries == ck.table_saved > 0
+
+
 def test_asking_for_every_entry_returns_each_once():
     pos = deal(seed=2, cards_per_hand=5)
     b = CoreBackend(pos.rules)

@@ -9,12 +9,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import TYPE_CHECKING, Callable
 
 from ..position import Position
-from .driver import Backend, MoveValue, Proven, SolveProgress, SolveResult, StoppableBackend, best_line, solve_with
+from .driver import (Backend, MoveValue, Proven, SolveProgress, SolveResult, StoppableBackend, TableBackend,
+                     best_line, solve_with)
 from .reference import INF, PythonSearch, SearchInterrupted, minimax
 
 if TYPE_CHECKING:
@@ -150,14 +152,21 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     if checkpoint is not None and (start is not None or on_proven is not None):
         raise ValueError("give a checkpoint, or start and on_proven, not both")
     backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)
+    reader = None
     if checkpoint is not None:
         start, on_proven = checkpoint.start, checkpoint.keep
+        if use_tt and isinstance(backend, TableBackend):
+            # to save the table while the search runs: one that never moves, as the threads'
+            from .core import DEFAULT_MEMORY_MB
+
+            reader = backend.table_reader(shared_table_mb(position, memory_mb or DEFAULT_MEMORY_MB))
         checkpoint.warm([backend, *helpers])
     # 8 or more cards per hand will not be solved in a time limit of minutes: prove
     # bounds from the outside in first, so the result carries the tightest found
     bracket = time_limit is not None and position.cards_left() >= BRACKET_CARDS
-    result = solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
-                        bracket=bracket, start=start, on_proven=on_proven)
+    with checkpoint.saving_table(reader) if checkpoint is not None else contextlib.nullcontext():
+        result = solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
+                            bracket=bracket, start=start, on_proven=on_proven)
     if checkpoint is not None:
         checkpoint.save_table(backend)  # every search has returned: the table holds still
     return result

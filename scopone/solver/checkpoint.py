@@ -16,8 +16,9 @@ position and rules: another position's is refused.  Its bounds are trusted
 (only this module writes them), so an edited file can make a solve wrong.
 
 Beside it, ``FILE.table`` keeps the entries of the transposition table with
-the biggest subtrees (at most :data:`TABLE_ENTRIES`), written when a run ends
-(also at its time limit or on Ctrl-C; not when the process is killed).  A test
+the biggest subtrees (at most :data:`TABLE_ENTRIES`), written every
+:data:`TABLE_EVERY` seconds while the search runs and when the run ends (also at
+its time limit or on Ctrl-C).  A test
 a run left unfinished starts again in the next, and with them it finds the
 subtrees already proven instead of searching them again.  The file is a line
 ``scopone-table/1``, a JSON line (``position``, ``core``: the build, rules
@@ -29,11 +30,13 @@ bounds, the entries are trusted: the checksum finds damage, not edits.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import threading
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from ..errors import FormatError
 from ..formats import check_output, read_json, write_bytes_atomic, write_json_atomic
@@ -45,6 +48,8 @@ FORMAT = "scopone-checkpoint/1"
 TABLE_FORMAT = "scopone-table/1"
 #: The table entries a checkpoint keeps (32 bytes each: 32 MB), the biggest subtrees first.
 TABLE_ENTRIES = 1 << 20
+#: Seconds between two saves of the table while a solve runs (and one at its end).
+TABLE_EVERY = 600.0
 
 
 def load_checkpoint(path: str | Path, pos: Position) -> tuple[Proven, dict]:
@@ -156,7 +161,9 @@ class Checkpoint:
         self.table_data = load_table(self.table_path, pos) if self.table_path.exists() else None
         self.table_entries = len(self.table_data[1]) // 32 if self.table_data else 0  # saved before
         self.table_note: str | None = None  # why the table was not used or not saved
-        self.table_saved = 0  # the entries save_table wrote
+        self.table_saved = 0  # the entries save_table wrote last
+        self.table_saves = 0  # how many times it wrote them
+        self.table_every = TABLE_EVERY
         self.t0 = time.monotonic()
         save_checkpoint(self.path, self.pos, self.start, self.work)
 
@@ -189,6 +196,31 @@ class Checkpoint:
                 stored = max(stored, b.load_table_entries(data))
         return stored
 
+    @contextlib.contextmanager
+    def saving_table(self, reader: Backend | None) -> Iterator[None]:
+        """While the block runs (the search), save the table every
+        :attr:`table_every` seconds from ``reader`` (a backend sharing the
+        searched table, :meth:`~scopone.solver.core.CoreBackend.table_reader`),
+        so that a run killed outright loses at most that much of it."""
+        if reader is None:
+            yield
+            return
+        done = threading.Event()
+
+        def loop() -> None:
+            while not done.wait(self.table_every):
+                self.save_table(reader)
+                if self.table_note:  # it cannot be written: the end of the run will say so
+                    return
+
+        saver = threading.Thread(target=loop, name="scopone-table-saver", daemon=True)
+        saver.start()
+        try:
+            yield
+        finally:
+            done.set()
+            saver.join()
+
     def save_table(self, backend: Backend) -> int:
         """Write the biggest subtrees' entries of ``backend``'s table to
         :attr:`table_path` (after the run, every search returned); the number
@@ -210,6 +242,7 @@ class Checkpoint:
             self.table_note = f"{self.table_path}: not saved (interrupted)"
             return 0
         self.table_saved = len(data) // 32
+        self.table_saves += 1
         return self.table_saved
 
 

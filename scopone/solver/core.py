@@ -210,6 +210,23 @@ class CoreBackend:
         """
         self._solver.share_table(other=other._solver, memory_mb=float(memory_mb))
 
+    def table_reader(self, memory_mb: float) -> "CoreBackend":
+        """A backend that never searches and shares this one's table, so that
+        :meth:`table_entries` can read it while this one (and any other sharing
+        it) searches: a shared table never moves.  A backend with a table of its
+        own is given a shared one of ``memory_mb`` first (fixed size, empty).
+
+        >>> from scopone.deal import deal
+        >>> pos = deal(seed=1, cards_per_hand=3)
+        >>> b = CoreBackend(pos.rules)
+        >>> r = b.table_reader(memory_mb=1)
+        >>> b.search(pos, -99, 99), len(r.table_entries(100)) // 32
+        (-7, 20)
+        """
+        reader = CoreBackend(self.rules, memory_mb=1, options=self._options)
+        reader.share_table(self, memory_mb)
+        return reader
+
     def shares_table(self) -> bool:
         """Whether another backend searches with this one's table (:meth:`share_table`)."""
         return self._solver.shares_table()

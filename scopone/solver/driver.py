@@ -72,6 +72,10 @@ class TableBackend(Protocol):
         """The build and options the entries' meaning depends on."""
         ...
 
+    def table_reader(self, memory_mb: float) -> "TableBackend":
+        """A backend sharing this one's table that reads it while this one searches."""
+        ...
+
 
 @dataclass
 class MoveValue:
