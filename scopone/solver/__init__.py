@@ -146,8 +146,9 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     in minutes still comes back with proven bounds.  ``start`` and ``on_proven``
     carry proven bounds from one run to the next (see :func:`solve_with`);
     ``checkpoint`` (a :class:`scopone.solver.checkpoint.Checkpoint`) gives both,
-    and also carries the table's biggest proofs: read into the tables before the
-    search, written when the run ends.
+    and also carries the table's biggest proofs: read into the table before the
+    search, written every :data:`~scopone.solver.checkpoint.TABLE_EVERY` seconds
+    while it runs and when the run ends.
     """
     if checkpoint is not None and (start is not None or on_proven is not None):
         raise ValueError("give a checkpoint, or start and on_proven, not both")
