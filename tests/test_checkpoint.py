@@ -311,6 +311,20 @@ def test_the_table_is_saved_while_the_search_runs(tmp_path, threads):
     assert Checkpoint(tmp_path / "ck.json", pos).table_entries == ck.table_saved > 0
 
 
+def test_a_table_not_used_is_still_saved_while_the_search_runs(tmp_path):
+    # a table of other options is not read, with a note; the saves during the run go on
+    pos = deal(seed=1, cards_per_hand=7)
+    ck = Checkpoint(tmp_path / "ck.json", pos)
+    other = CoreBackend(pos.rules, options="all-ppiles")
+    other.search(deal(seed=1, cards_per_hand=4, rules=pos.rules), -99, 99)
+    ck.table_data = (other.table_fingerprint(), other.table_entries(100))  # as if read from an old file
+    ck.table_every = 0.05
+    saves = []
+    r = solve(pos, "best", engine="c", line=False, threads=1, time_limit=1.5,
+              on_progress=lambda p: saves.append(ck.table_saves), checkpoint=ck)
+    assert not r.complete and "not used" in ck.table_note and max(saves) >= 2
+
+
 def test_asking_for_every_entry_returns_each_once():
     pos = deal(seed=2, cards_per_hand=5)
     b = CoreBackend(pos.rules)

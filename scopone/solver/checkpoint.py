@@ -209,8 +209,7 @@ class Checkpoint:
 
         def loop() -> None:
             while not done.wait(self.table_every):
-                self.save_table(reader)
-                if self.table_note:  # it cannot be written: the end of the run will say so
+                if self.save_table(reader) < 0:  # it cannot be written: the end of the run will say so
                     return
 
         saver = threading.Thread(target=loop, name="scopone-table-saver", daemon=True)
@@ -223,9 +222,8 @@ class Checkpoint:
 
     def save_table(self, backend: Backend) -> int:
         """Write the biggest subtrees' entries of ``backend``'s table to
-        :attr:`table_path` (after the run, every search returned); the number
-        written.  A table that cannot be written is not an error (the bounds
-        are kept): :attr:`table_note` says so."""
+        :attr:`table_path`; the number written.  A table that cannot be written
+        is not an error (the bounds are kept): -1, and :attr:`table_note` says so."""
         if not isinstance(backend, TableBackend):
             return 0
         try:
@@ -237,10 +235,10 @@ class Checkpoint:
             write_bytes_atomic(self.table_path, f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode() + data)
         except FormatError as e:
             self.table_note = f"the table was not saved: {e}"
-            return 0
+            return -1
         except KeyboardInterrupt:  # the result is there: Ctrl-C while saving only gives up the table
             self.table_note = f"{self.table_path}: not saved (interrupted)"
-            return 0
+            return -1
         self.table_saved = len(data) // 32
         self.table_saves += 1
         return self.table_saved

@@ -117,10 +117,9 @@ static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
     return ge | le << 1;
 }
 
-/* a slot for a new entry of subtree size w, given the bucket as probe() read it
- * (cur, keys): slot 0 keeps the bigger subtree, slot 1 takes the rest */
-static inline Entry *slot_for(Solver *S, uint64_t key, int w, const Entry cur[2], const uint64_t keys[2]) {
-    Entry *b = bucket_at(S, key, S->cards_left);
+/* a slot for a new entry of subtree size w in bucket b, given the bucket as probe()
+ * read it (cur, keys): slot 0 keeps the bigger subtree, slot 1 takes the rest */
+static inline Entry *slot_in(Solver *S, Entry *b, int w, const Entry cur[2], const uint64_t keys[2]) {
     uint64_t k0 = keys[0], k1 = keys[1];
     int count = b < S->tt2 || !S->tt2 || b >= S->tt2 + S->tt2_mask + 1; /* the main table grows */
     if (!k0 || cur[0].work <= w) {
@@ -132,6 +131,10 @@ static inline Entry *slot_for(Solver *S, uint64_t key, int w, const Entry cur[2]
     }
     if (!k1) S->tt_entries += count;
     return b + 1;
+}
+
+static inline Entry *slot_for(Solver *S, uint64_t key, int w, const Entry cur[2], const uint64_t keys[2]) {
+    return slot_in(S, bucket_at(S, key, S->cards_left), w, cur, keys);
 }
 
 /*
@@ -224,11 +227,10 @@ static size_t table_dump(const Solver *S, uint64_t *out, size_t max) {
     return k;
 }
 
-/* put the records of table_dump back (into a table of any size), keeping a
- * bucket's order (slot 0 the bigger subtree, as slot_for): the same key and
- * check is replaced by a subtree at least as big; a new key takes slot 0 if
- * its subtree is at least as big as slot 0's (which moves to slot 1), else
- * slot 1 if that is empty or smaller; returns how many were stored */
+/* put the records of table_dump back (into the main table, of any size): the
+ * same key and check is replaced by a subtree at least as big; a new key goes
+ * where the search would put it (slot_in: slot 0 the bigger subtree), unless
+ * both slots hold bigger ones; returns how many were stored */
 static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
     size_t stored = 0;
     for (size_t i = 0; i < n; i++) {
@@ -243,16 +245,10 @@ static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
         if (same >= 0) {
             if (cur[same].work > e.work) continue;
             entry_store(b + same, key, &e);
-        } else if (!k0 || cur[0].work <= e.work) {
-            if (k0) {
-                if (!k1) S->tt_entries++;
-                entry_store(b + 1, k0, cur);
-            } else S->tt_entries++;
-            entry_store(b, key, &e);
         } else {
-            if (k1 && cur[1].work > e.work) continue;
-            if (!k1) S->tt_entries++;
-            entry_store(b + 1, key, &e);
+            if (k0 && k1 && cur[0].work > e.work && cur[1].work > e.work) continue;
+            uint64_t keys[2] = {k0, k1};
+            entry_store(slot_in(S, b, e.work, cur, keys), key, &e);
         }
         stored++;
     }
