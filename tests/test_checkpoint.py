@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from scopone.errors import FormatError
 from scopone.formats import load_position
 from scopone.solver import INF, Proven, make_backends, solve
 from scopone.rules import PRESETS, parse_rules
-from scopone.solver.checkpoint import FORMAT, Checkpoint, load_checkpoint
+from scopone.solver.checkpoint import FORMAT, TABLE_FILE_MAX, Checkpoint, load_checkpoint
 from scopone.solver.core import CoreBackend
 from scopone.solver.driver import solve_with
 
@@ -148,6 +150,14 @@ def test_cli_checkpoint_round_trip(tmp_path):
     assert json.loads(again.stdout)["stats"]["nodes"] < json.loads(first.stdout)["stats"]["nodes"]
 
 
+def _digest(path: Path) -> bytes:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.digest()
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda d: d.update(position=d["position"].replace("scientifico", "classico")), "position: the checkpoint is of another"),
     (lambda d: d.update(format="x"), "format: expected"),
@@ -260,6 +270,22 @@ def test_a_saved_table_carries_the_proofs_to_the_next_run(tmp_path):
     r = solve(pos, "best", engine="c", line=False, threads=1, checkpoint=again)
     assert r.value == whole.value and r.moves[0].value == whole.value
     assert r.stats["nodes"] * 50 < whole.stats["nodes"]
+
+
+def test_a_checkpoint_saves_at_most_table_max_entries_the_biggest(tmp_path):
+    pos = load_position(EX / "endgame-6.json")
+    ck = Checkpoint(tmp_path / "ck.json", pos)
+    ck.table_max = 100
+    solve(pos, "best", engine="c", line=False, threads=1, checkpoint=ck)
+    again = Checkpoint(tmp_path / "ck.json", pos)
+    assert again.table_entries == ck.table_saved == 100
+    _, data = again.table_data
+    # the 100 biggest of the table the whole run saves
+    full = Checkpoint(tmp_path / "full.json", pos)
+    solve(pos, "best", engine="c", line=False, threads=1, checkpoint=full)
+    every = records(Checkpoint(tmp_path / "full.json", pos).table_data[1])
+    assert len(every) > 1000
+    assert sorted(map(work, records(data)), reverse=True) == sorted(map(work, every), reverse=True)[:100]
 
 
 def test_a_table_and_bounds_carry_over_to_another_mode_on_two_threads(tmp_path):
@@ -414,16 +440,24 @@ def test_a_table_of_other_options_is_not_used(tmp_path):
     (lambda b: b.replace(b'{"position"', b'["position"', 1), "the second line is not a JSON object"),
     (lambda b: b"scopone-table/1\n" + b"[" * 3000 + b"\n", "the second line is not a JSON object"),
     (lambda b: b"scopone-table/1\n" + b" " * 5000, "the second line is not a JSON object"),
-    (lambda b: b + bytes(33 << 20), "a table file holds at most"),
+    (None, "a table file holds at most"),  # grown (sparse) past TABLE_FILE_MAX
 ])
 def test_cli_refuses_a_bad_table_in_one_line(tmp_path, edit, message):
     path = tmp_path / "ck.json"
     assert run_cli("solve", EX / "endgame-6.json", "--mode", "best", "--checkpoint", path).exit_code == 0
     table = tmp_path / "ck.json.table"
-    table.write_bytes(edit(table.read_bytes()))
-    before = table.read_bytes(), path.read_text()
+    if edit is None:
+        os.truncate(table, TABLE_FILE_MAX + 1)
+    else:
+        table.write_bytes(edit(table.read_bytes()))
+
+    def state():  # the files as they are: neither rewritten nor replaced
+        st = table.stat()
+        return st.st_ino, st.st_size, st.st_mtime_ns, _digest(table), path.read_text()
+
+    before = state()
     r = run_cli("solve", EX / "endgame-6.json", "--mode", "best", "--checkpoint", path)
     assert r.exit_code == 2, r.output
     err = r.stderr.strip()
     assert len(err.splitlines()) == 1 and err.startswith("Error: ") and str(table) in err and message in err, err
-    assert (table.read_bytes(), path.read_text()) == before
+    assert state() == before

@@ -449,6 +449,21 @@ def test_memory_bound_is_respected(options):
     assert v == solve(pos, mode="best", engine="c", line=False).value
 
 
+def test_small_tables_are_reported():
+    # the class table and smalltt's table come on top of --memory: stats say how big they are
+    # (1 MiB each, or a quarter of a smaller bound), 0 where the option is off
+    pos = endgame(43, Rules(), 5)
+    for options, small in (("all", 0), ("all+smalltt", 1 << 20)):
+        backend = CoreBackend(pos.rules, memory_mb=64, options=options)
+        solve_with(backend, pos, "best", line=False)
+        st = backend.stats()
+        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == 1 << 20
+    backend = CoreBackend(pos.rules, memory_mb=1, options="all+smalltt")
+    solve_with(backend, pos, "best", line=False)
+    st = backend.stats()
+    assert 0 < st["small_memory_bytes"] <= 1 << 18 and 0 < st["partition_memory_bytes"] <= 1 << 18
+
+
 def _corpus():
     return [json.loads(row) for row in CORPUS.read_text().splitlines() if row.strip()]
 

@@ -172,7 +172,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
@@ -181,6 +181,7 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "tt_memory_bytes", (unsigned long long)((S->shared ? S->tt_bytes / S->shared->refs
                                                                             : S->tt_bytes) + S->tt2_bytes),
                          "partition_memory_bytes", (unsigned long long)S->at_bytes,
+                         "small_memory_bytes", (unsigned long long)S->st_bytes,
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,
                          "bound_cutoffs", (unsigned long long)S->bound_cuts,

@@ -16,7 +16,8 @@ position and rules: another position's is refused.  Its bounds are trusted
 (only this module writes them), so an edited file can make a solve wrong.
 
 Beside it, ``FILE.table`` keeps the entries of the transposition table with
-the biggest subtrees (at most :data:`TABLE_ENTRIES`), written every
+the biggest subtrees (:data:`TABLE_ENTRIES` of them unless :attr:`Checkpoint.table_max`
+says otherwise), written every
 :data:`TABLE_EVERY` seconds while the search runs and when the run ends (also at
 its time limit or on Ctrl-C).  A test
 a run left unfinished starts again in the next, and with them it finds the
@@ -46,8 +47,14 @@ from .reference import INF
 
 FORMAT = "scopone-checkpoint/1"
 TABLE_FORMAT = "scopone-table/1"
-#: The table entries a checkpoint keeps (32 bytes each: 32 MB), the biggest subtrees first.
+#: The table entries a checkpoint keeps (32 bytes each: 32 MB), the biggest subtrees first.  At 8
+#: cards per hand a test cut short and resumed with them searched 1% more than with 16 times as many,
+#: and 2% more with 64 K (``python benchmarks/resume.py --n 8 --seeds 2 --first 90 --memory 4096
+#: --entries 64K,1M,4M,16M``): the biggest subtrees carry nearly all of it.
 TABLE_ENTRIES = 1 << 20
+#: The most entries a table file may hold (512 MB; :attr:`Checkpoint.table_max` can save more than
+#: :data:`TABLE_ENTRIES`).
+TABLE_FILE_ENTRIES = 1 << 24
 #: Seconds between two saves of the table while a solve runs (and one at its end).
 TABLE_EVERY = 600.0
 
@@ -164,6 +171,7 @@ class Checkpoint:
         self.table_saved = 0  # the entries save_table wrote last
         self.table_saves = 0  # how many times it wrote them
         self.table_every = TABLE_EVERY
+        self.table_max = TABLE_ENTRIES  # the most entries a save writes (TABLE_FILE_ENTRIES at most)
         self.t0 = time.monotonic()
         save_checkpoint(self.path, self.pos, self.start, self.work)
 
@@ -227,12 +235,10 @@ class Checkpoint:
         if not isinstance(backend, TableBackend):
             return 0
         try:
-            data = backend.table_entries(TABLE_ENTRIES)
+            data = backend.table_entries(self.table_max)
             if not data:  # a small position: its table keeps nothing, so no file
                 return 0
-            head = {"position": self.pos.line(), "core": backend.table_fingerprint(), "entries": len(data) // 32,
-                    "sha256": hashlib.sha256(data).hexdigest()}
-            write_bytes_atomic(self.table_path, f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode() + data)
+            write_table(self.table_path, self.pos, backend.table_fingerprint(), data)
         except FormatError as e:
             self.table_note = f"the table was not saved: {e}"
             return -1
@@ -244,8 +250,17 @@ class Checkpoint:
         return self.table_saved
 
 
+def write_table(path: str | Path, pos: Position, core: str, data: bytes | memoryview) -> None:
+    """Write a table file of ``pos`` (the records ``data`` of the core ``core``:
+    :meth:`~scopone.solver.core.CoreBackend.table_fingerprint`) atomically;
+    FormatError if it cannot be written.  :func:`load_table` reads it back."""
+    head = {"position": pos.line(), "core": core, "entries": len(data) // 32,
+            "sha256": hashlib.sha256(data).hexdigest()}
+    write_bytes_atomic(path, f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode() + bytes(data))
+
+
 #: The most a table file may hold: its two header lines and the records.
-TABLE_FILE_MAX = 4096 + 32 * TABLE_ENTRIES
+TABLE_FILE_MAX = 4096 + 32 * TABLE_FILE_ENTRIES
 
 
 def load_table(path: str | Path, pos: Position) -> tuple[str, memoryview]:
@@ -256,7 +271,7 @@ def load_table(path: str | Path, pos: Position) -> tuple[str, memoryview]:
     try:
         size = Path(path).stat().st_size
         if size > TABLE_FILE_MAX:
-            raise FormatError(f"{where}: {size:,} bytes: a table file holds at most {TABLE_ENTRIES:,} "
+            raise FormatError(f"{where}: {size:,} bytes: a table file holds at most {TABLE_FILE_ENTRIES:,} "
                               f"entries ({TABLE_FILE_MAX:,} bytes)")
         raw = memoryview(Path(path).read_bytes())
     except OSError as e:

@@ -219,6 +219,7 @@ typedef struct {
     struct SEntry *st; /* OPT_SMALLTT: the plain search's own small table */
     void *st_raw;
     uint64_t st_mask;
+    size_t st_bytes;
     uint64_t st_hits;
     AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;

@@ -272,7 +272,7 @@ static void free_tables(Solver *S) {
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
     free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0; S->at_bytes = 0;
-    free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0;
+    free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
 }
 
 #ifndef PARTITION_TABLE_BYTES
@@ -397,6 +397,7 @@ static int alloc_tt(Solver *S) {
         S->st = (SEntry *)table_alloc(bytes, &S->st_raw);
         if (!S->st) { PyErr_NoMemory(); return -1; }
         S->st_mask = bytes / sizeof(SEntry) - 1;
+        S->st_bytes = bytes;
     }
     if (S->tt) return 0;
     size_t n = 1 << 15;
