@@ -200,6 +200,9 @@ def main(argv=None) -> int:
     ap.add_argument("--solve-threads", type=int, default=1,
                     help="solve the main and baseline configurations with this many threads sharing "
                          "one table (as scopone solve --threads N) instead of one")
+    ap.add_argument("--growing-table", action="store_true",
+                    help="also run the main configuration with a table per thread that starts small and "
+                         "grows (what one thread searched before its table was made up front)")
     ap.add_argument("--per-position", action="store_true",
                     help="also print each position's seed, value, wall and CPU time and nodes")
     ap.add_argument("--reference-max-n", type=int, default=5, help="run the Python reference up to this N")
@@ -236,6 +239,11 @@ def main(argv=None) -> int:
                             show=args.per_position)
             s_base = summarise(f"core:{args.baseline}{tag}", n, base_rows)
             compare("baseline/core", base_rows, s_base, main_rows, s_main)
+        if args.growing_table:
+            grow_rows = run(positions, args.mode, args.options, args.time_limit, memory_mb=args.memory, threads=k,
+                            share=False, show=args.per_position)
+            s_grow = summarise(f"growing{tag}", n, grow_rows)
+            compare("growing/core", grow_rows, s_grow, main_rows, s_main)
         if args.threads > 1:
             for share in (True, False):
                 par_rows = run(positions, args.mode, args.options, args.time_limit, threads=args.threads,

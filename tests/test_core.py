@@ -6,9 +6,11 @@ failure here, not a skip.
 
 from __future__ import annotations
 
+import gc
 import json
 import signal
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from scopone.cards import DENARI_MASK, PRIMIERA_VALUE, RE_BELLO, SETTEBELLO, SUI
 from scopone.deal import deal
 from scopone.position import Move, Position
 from scopone.rules import PRESETS, Rules, parse_rules
-from scopone.solver import make_backend, minimax, solve
+from scopone.solver import make_backend, make_backends, minimax, solve
 from scopone.solver.core import CoreBackend, OPTIONS, core_unavailable_reason
 from scopone.solver.driver import solve_with
 from scopone.solver.parallel import Workers
@@ -447,6 +449,38 @@ def test_memory_bound_is_respected(options):
     v = solve_with(backend, pos, "best", line=False).value
     assert 0 < backend.stats()["tt_memory_bytes"] <= 1 << 20
     assert v == solve(pos, mode="best", engine="c", line=False).value
+
+
+def test_one_thread_solves_search_a_table_made_up_front():
+    # from 6 cards per hand a one-thread solve's table has its full size from the start (8 MB
+    # at 6 cards by TABLE_MB); smaller positions keep the table that grows from 1 MB
+    six, five = endgame(7, Rules(), 6), endgame(7, Rules(), 5)
+    b6, _ = make_backends(six, "c", threads=1)
+    b5, _ = make_backends(five, "c", threads=1)
+    assert b6.stats()["tt_memory_bytes"] == 8 << 20 and b5.stats()["tt_memory_bytes"] == 0
+    fixed = solve_with(b6, six, "all", line=False)
+    growing = solve_with(make_backend(six, "c"), six, "all", line=False)
+    assert [(m.move, m.value) for m in fixed.moves] == [(m.move, m.value) for m in growing.moves]
+    assert b6.stats()["tt_memory_bytes"] == 8 << 20  # it did not grow
+    b, _ = make_backends(six, "c", threads=1, memory_mb=2)  # never more than the memory bound
+    assert b.stats()["tt_memory_bytes"] == 2 << 20
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_solve_frees_its_backends_without_the_cycle_collector(threads):
+    # their tables are gigabytes at 8 cards: repeated solves in one process (the coach, PIMC,
+    # a batch) must not keep them until Python's cycle collector happens to run
+    pos = endgame(7, Rules(), 6)
+    gc.disable()
+    try:
+        backend, helpers = make_backends(pos, "c", threads=threads)
+        refs = [weakref.ref(b) for b in (backend, *helpers)]
+        r = solve_with(backend, pos, "best", on_progress=lambda p: None, helpers=helpers)
+        del backend, helpers
+        assert r.value == solve(pos, "best", engine="c", line=False).value
+        assert [ref() for ref in refs] == [None] * threads
+    finally:
+        gc.enable()
 
 
 def test_small_tables_are_reported():

@@ -223,7 +223,7 @@ static PyObject *Solver_share_table(Solver *S, PyObject *args, PyObject *kw) {
     double memory_mb;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O!d", kwlist, &SolverType, &O, &memory_mb)) return NULL;
     if (refuse_if_busy(S) || refuse_if_busy(O)) return NULL;
-    if (O == S) Py_RETURN_NONE;
+    /* other == self: a table of memory_mb of its own that never grows, as a shared one (unless it has one) */
     /* the keys and values of the entries depend on the rules and the options */
     if (O->opts != S->opts || O->use_tt != S->use_tt || O->strict != S->strict || O->apt != S->apt ||
         O->asso_scopa != S->asso_scopa || O->asso_takes_asso != S->asso_takes_asso ||
@@ -353,7 +353,7 @@ static PyMethodDef Solver_methods[] = {
     {"share_table", (PyCFunction)(void (*)(void))Solver_share_table, METH_VARARGS | METH_KEYWORDS,
      "share_table(other, memory_mb): search with other's table, one both (and any other Solver sharing it) "
      "read and write while they search at once; a new shared table of memory_mb if other has none yet. "
-     "The table keeps its size: it never grows"},
+     "The table keeps its size: it never grows. With other the Solver itself: such a table of its own"},
     {"shares_table", (PyCFunction)Solver_shares_table, METH_NOARGS,
      "whether another Solver searches with this one's table"},
     {"stop", (PyCFunction)Solver_stop, METH_VARARGS,

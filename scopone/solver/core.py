@@ -210,6 +210,22 @@ class CoreBackend:
         """
         self._solver.share_table(other=other._solver, memory_mb=float(memory_mb))
 
+    def fix_table(self, memory_mb: float) -> None:
+        """Search a table of ``memory_mb`` made now, that keeps its size, instead of
+        one that starts small and doubles as it fills (as the threads sharing a
+        table do): moving the entries to a bigger table loses some, so a solve that
+        fills its table anyway searches fewer nodes (2% at 7 cards per hand).
+        Nothing changes if this backend's table is already a shared one.
+
+        >>> from scopone.deal import deal
+        >>> pos = deal(seed=1, cards_per_hand=3)
+        >>> b = CoreBackend(pos.rules)
+        >>> b.fix_table(memory_mb=2)
+        >>> b.search(pos, -99, 99), b.stats()["tt_memory_bytes"] == 2 << 20
+        (-7, True)
+        """
+        self._solver.share_table(other=self._solver, memory_mb=float(memory_mb))
+
     def table_reader(self, memory_mb: float) -> "CoreBackend":
         """A backend that never searches and shares this one's table, so that
         :meth:`table_entries` can read it while this one (and any other sharing

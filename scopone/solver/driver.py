@@ -57,8 +57,8 @@ class StoppableBackend(Backend, Protocol):
 
 @runtime_checkable
 class TableBackend(Protocol):
-    """A backend whose transposition table can be saved and read back
-    (checkpoints: :mod:`scopone.solver.checkpoint`)."""
+    """A backend whose transposition table can be sized up front, saved and
+    read back (checkpoints: :mod:`scopone.solver.checkpoint`)."""
 
     def table_entries(self, max_entries: int) -> bytes:
         """The entries of the biggest subtrees, at most ``max_entries`` records."""
@@ -74,6 +74,10 @@ class TableBackend(Protocol):
 
     def table_reader(self, memory_mb: float) -> "TableBackend":
         """A backend sharing this one's table that reads it while this one searches."""
+        ...
+
+    def fix_table(self, memory_mb: float) -> None:
+        """Search a table of ``memory_mb`` made now that never grows."""
         ...
 
 
@@ -369,7 +373,11 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
-    return _Solve(backend, pos, mode, on_progress, helpers, start, on_proven).run(line, bracket)
+    run = _Solve(backend, pos, mode, on_progress, helpers, start, on_proven)
+    try:
+        return run.run(line, bracket)
+    finally:
+        run.close()
 
 
 class _Solve:
@@ -400,6 +408,13 @@ class _Solve:
                              f"[{self.root.lower}, {self.root.upper}]")
         self.guess = _guess(self.pos)
         self.kept: tuple | None = None  # the bounds last handed to on_proven
+
+    def close(self) -> None:
+        """Drop the bounds' callbacks into this run: they make reference cycles, which
+        would keep the backends (and their tables, gigabytes) until Python's cycle
+        collector runs, so that repeated solves in one process piled tables up."""
+        for b in (self.root, *self.per_move):
+            b.after = None
 
     def stop_searches(self, flag: bool) -> None:
         """Stop (flag) the running searches as a deadline does, or let searches run again."""
