@@ -210,7 +210,7 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=20, help="positions per N")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per position")
     ap.add_argument("--memory", type=float, default=None,
-                    help="table memory bound in MB for all threads together (default: the core's, 256)")
+                    help="table memory bound in MB for all threads together (default: the core's, 1024)")
     ap.add_argument("--regenerate", action="store_true", help="rewrite benchmarks/positions/*.txt")
     ap.add_argument("--write-corpus", action="store_true", help="rewrite tests/data/solved/core.jsonl")
     ap.add_argument("--depth-profile", action="store_true",

@@ -264,7 +264,7 @@ def score(game, partial, as_json, rules_text):
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Stop after this long and report the bounds proven so far.")
 @click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=None, metavar="MB",
-              help="Bound the transposition table.")
+              help="Bound the transposition table (default 1024; it is sized for the position within it).")
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True,
               help="Search engine: the compiled core or the pure-Python reference.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, metavar="N",
