@@ -11,7 +11,7 @@ ways on one thread, mode best:
 
     python benchmarks/resume.py                          # 7 cards, seeds 1, 2 and 5, first run 4 s
     python benchmarks/resume.py --n 6 --seeds 1-8 --first 0.2
-    python benchmarks/resume.py --n 8 --seeds 2 --first 60 --memory 4096 --entries 64K,1M,4M,16M
+    python benchmarks/resume.py --n 8 --seeds 2 --first 90 --memory 4096 --entries 64K,1M,4M,16M
 
 ``--entries`` resumes the same first run once per table size: the file keeps
 that many of the biggest subtrees (the first run saves the most asked for, and
@@ -81,7 +81,10 @@ def interrupted(pos, memory: int, seconds: float, ck: Checkpoint):
     try:
         return solve(pos, "best", engine="c", memory_mb=memory, line=False, threads=1, checkpoint=ck)
     finally:
+        # a signal sent as the solve returned must not land in what follows
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         timer.cancel()
+        timer.join()
         signal.signal(signal.SIGINT, old)
 
 

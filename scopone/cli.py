@@ -703,10 +703,12 @@ def analyze(game, samples, seed, budget, html_path, puzzles_path, as_json, rules
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: the usable CPUs).")
 @click.option("--engine", type=click.Choice(["auto", "c", "python"]), default="auto", show_default=True)
+@click.option("--memory", "memory_mb", type=click.IntRange(min=1), default=None, metavar="MB",
+              help="Bound each worker's transposition table (default 1024).")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Run on an existing Dask cluster (tcp://host:8786; pip install \"scopone[cluster]\").")
 @handle_errors
-def solve_batch(source, output, mode, time_limit, workers, engine, scheduler):
+def solve_batch(source, output, mode, time_limit, workers, engine, memory_mb, scheduler):
     """Solve every position of a JSON Lines file (scopone deal --count N makes one).
 
     A bad line is reported with its number and the rest goes on (exit code 1
@@ -717,7 +719,7 @@ def solve_batch(source, output, mode, time_limit, workers, engine, scheduler):
     written, bad = _run_batch(
         "solving", None, output,
         lambda on_result: run_batch(source, output, mode=mode, time_limit=time_limit, workers=workers or _cpus(),
-                                    engine=engine, scheduler=scheduler, on_result=on_result),
+                                    engine=engine, scheduler=scheduler, on_result=on_result, memory_mb=memory_mb),
         lambda result: f"{source}: line {result['line']}: {result['error']}")
     click.echo(f"wrote {written} results to {output}"
                + (f"; {bad} {'line is' if bad == 1 else 'lines are'} not a position" if bad else ""), err=True)

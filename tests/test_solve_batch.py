@@ -98,3 +98,19 @@ def test_matches_and_puzzles_run_on_a_dask_cluster_too(tmp_path):
         two = generate(tmp_path / "two.json", 2, seed=5, cards=(3, 3), scheduler=cluster.scheduler_address)
     assert [r["diff"] for r in remote.results] == [r["diff"] for r in local.results]
     assert [p["id"] for p in two["puzzles"]] == [p["id"] for p in one["puzzles"]]
+
+
+def test_solve_batch_memory_bounds_each_table(tmp_path):
+    src = tmp_path / "six.jsonl"
+    r = CliRunner().invoke(main, ["deal", "--count", "2", "--seed", "5", "--cards-per-hand", "6", "-o", str(src)])
+    assert r.exit_code == 0, r.output
+    small, default = tmp_path / "small.jsonl", tmp_path / "default.jsonl"
+    r = CliRunner().invoke(main, ["solve-batch", str(src), "-o", str(small), "--workers", "1", "--engine", "c",
+                                  "--memory", "2"])
+    assert r.exit_code == 0, r.output
+    solve_batch(src, default, engine="c")
+    a, b = ([json.loads(x) for x in p.read_text().splitlines()] for p in (small, default))
+    assert [x["value"] for x in a] == [x["value"] for x in b]
+    # a 6-card table is 8 MB made up front (TABLE_MB); the bound makes it 2
+    assert [x["stats"]["tt_memory_bytes"] for x in a] == [2 << 20] * 2
+    assert [x["stats"]["tt_memory_bytes"] for x in b] == [8 << 20] * 2

@@ -64,10 +64,9 @@ def make_backend(position: Position, engine: str = "auto", time_limit: float | N
     return _PythonBackend(position.rules, deadline, use_tt=use_tt)
 
 
-#: MB a one-thread table grows to, by cards per hand (benchmarks/solve.py, column TT MB); at 8 cards
-#: (seed 2, one thread) 1 GB searched 7.5% fewer nodes than 256 MB in 11% less time, and 4 GB 2.8%
-#: fewer than 1 GB but in 8% more time (its probes miss the caches more)
-TABLE_MB = {5: 1, 6: 8, 7: 256, 8: 1024}
+#: MB a one-thread table grows to, by cards per hand (benchmarks/solve.py, column TT MB); from 8 cards
+#: the whole memory bound (by default 1 GB: see DEFAULT_MEMORY_MB)
+TABLE_MB = {5: 1, 6: 8, 7: 256}
 #: Cards per hand from which a one-thread solve searches a table of :func:`shared_table_mb` made up
 #: front (:meth:`~scopone.solver.core.CoreBackend.fix_table`): 1-2% fewer nodes at 6 and 7 cards;
 #: below, the same nodes and solves of milliseconds
@@ -137,7 +136,10 @@ def make_backends(position: Position, engine: str = "auto", time_limit: float | 
         # the table it would grow to, made up front: growing loses entries (2% more nodes at 7 cards)
         from .core import DEFAULT_MEMORY_MB
 
-        backend.fix_table(shared_table_mb(position, memory_mb or DEFAULT_MEMORY_MB))
+        try:
+            backend.fix_table(shared_table_mb(position, memory_mb or DEFAULT_MEMORY_MB))
+        except MemoryError:  # a growing table asks for its memory a piece at a time
+            pass
     return backend, helpers
 
 

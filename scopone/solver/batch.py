@@ -32,6 +32,7 @@ class SolveTask:
     mode: str
     time_limit: float | None
     engine: str
+    memory_mb: int | None = None  # each task's table bound (None: the core's default)
 
 
 def _position(text: str):
@@ -60,7 +61,7 @@ def solve_task(task: SolveTask) -> dict:
 
     try:
         pid, pos = _position(task.text)
-        r = solve(pos, task.mode, engine=task.engine, time_limit=task.time_limit)
+        r = solve(pos, task.mode, engine=task.engine, time_limit=task.time_limit, memory_mb=task.memory_mb)
     except ScoponeError as e:
         return {"line": task.line, "id": None, "error": " ".join(str(e).split())}
     d = r.as_dict()
@@ -70,8 +71,10 @@ def solve_task(task: SolveTask) -> dict:
 
 def solve_batch(source: str | Path, output: str | Path, *, mode: str = "best", time_limit: float | None = None,
                 workers: int = 1, engine: str = "auto", scheduler: str | None = None,
-                on_result: Callable[[dict, int, int], None] | None = None) -> tuple[int, int]:
+                on_result: Callable[[dict, int, int], None] | None = None,
+                memory_mb: int | None = None) -> tuple[int, int]:
     """Solve every line of ``source`` into ``output``; returns (results written now, bad lines in all).
+    Each worker's solve has a table of its own, bounded by ``memory_mb``.
 
     ``on_result(result, done, total)`` is called after each line; ``scheduler``
     runs the lines on a Dask cluster (see :func:`scopone.batch.run_ordered`).
@@ -87,7 +90,7 @@ def solve_batch(source: str | Path, output: str | Path, *, mode: str = "best", t
     start = len(whole_lines(output))
     if start > len(numbered):
         raise FormatError(f"{output}: holds {start} results but {source} has only {len(numbered)} positions")
-    tasks = (SolveTask(n, text, mode, time_limit, engine) for n, text in numbered[start:])
+    tasks = (SolveTask(n, text, mode, time_limit, engine, memory_mb) for n, text in numbered[start:])
     report = (lambda result, k: on_result(result, start + k, len(numbered))) if on_result else None
     written = append_results(solve_task, tasks, output, workers, scheduler, report)
     with open(output, encoding="utf-8") as f:

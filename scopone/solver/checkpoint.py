@@ -235,7 +235,7 @@ class Checkpoint:
         if not isinstance(backend, TableBackend):
             return 0
         try:
-            data = backend.table_entries(self.table_max)
+            data = backend.table_entries(min(self.table_max, TABLE_FILE_ENTRIES))
             if not data:  # a small position: its table keeps nothing, so no file
                 return 0
             write_table(self.table_path, self.pos, backend.table_fingerprint(), data)

@@ -60,8 +60,9 @@ OPTIONS: dict[str, int] = (
 )
 
 #: The memory bound of a table when none is given (``--memory``).  Tables are sized for the position
-#: (:data:`scopone.solver.TABLE_MB`) within it; it was 256 MB until 8-card solves were measured to want
-#: 1 GB (8 cards, seed 2, one thread: 1.072 G nodes and 215 s with 256 MB, 0.992 G and 192 s with 1 GB).
+#: (:data:`scopone.solver.TABLE_MB`) within it, from 8 cards per hand to the whole bound; it was 256 MB
+#: until 8-card solves were measured to want 1 GB (8 cards, seed 2, one thread: 1.072 G nodes and 215 s
+#: with 256 MB, 0.992 G and 192 s with 1 GB, 0.964 G and 208 s with 4 GB).
 DEFAULT_MEMORY_MB = 1024
 
 
@@ -218,7 +219,9 @@ class CoreBackend:
         one that starts small and doubles as it fills (as the threads sharing a
         table do): moving the entries to a bigger table loses some, so a solve that
         fills its table anyway searches fewer nodes (2% at 7 cards per hand).
-        Nothing changes if this backend's table is already a shared one.
+        Call it before searching: a table of its own is dropped, with its entries
+        (and the class tables); a backend whose table is already a shared one (of
+        any size) keeps it.  MemoryError if the table cannot be made.
 
         >>> from scopone.deal import deal
         >>> pos = deal(seed=1, cards_per_hand=3)

@@ -507,7 +507,12 @@ class _Solve:
                     pass
         if failed:
             self.stop_searches(False)
-            raise failed[0]
+            err = failed[0]
+            failed.clear()  # tick's frame and this one are in its traceback: no cycle through them
+            try:
+                raise err
+            finally:
+                del err
         self.keep(final=True)  # everything proven (and the nodes), also after an interruption
         result.stats = {"time": time.perf_counter() - self.t0, **merged_stats(self.backends)}
         n, t = result.stats.get("nodes", 0), result.stats["time"]

@@ -99,8 +99,16 @@ class Workers:
         finally:
             self._resume()
         if errors:
-            # a real error first; SearchInterrupted of the loops it stopped after
-            raise next((e for e in errors if not isinstance(e, SearchInterrupted)), errors[0])
+            # a real error first; SearchInterrupted of the loops it stopped after.  No
+            # reference to them stays behind: each error's traceback holds body's frame
+            # (which holds the list) and this one, cycles that would keep the backends
+            # (and their tables) alive until the cycle collector runs
+            err = next((e for e in errors if not isinstance(e, SearchInterrupted)), errors[0])
+            errors.clear()
+            try:
+                raise err
+            finally:
+                del err  # this frame, in its traceback, must not hold it either
 
     def search(self, i: int, pos, alpha: int, beta: int, wanted: Callable[[], bool] | None = None) -> int | None:
         """``backends[i].search``, or None when :meth:`cancel` stopped it, or when
