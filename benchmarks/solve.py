@@ -111,13 +111,14 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def run(positions, mode: str, options, time_limit: float | None, engine: str = "c", threads: int = 1,
-        memory_mb: float | None = None, share: bool = True, show: bool = False):
+        memory_mb: float | None = None, share: bool = True, show: bool = False, fixed_table: bool = False):
     rows = []
     for seed, pos in positions:
         # as solve(threads=N) builds them: one shared table (share) or the memory
         # bound shared out between one table per thread
         backend, helpers = make_backends(pos, engine, time_limit, memory_mb, threads=threads,
-                                         options=options if engine == "c" else None, share=share)
+                                         options=options if engine == "c" else None, share=share,
+                                         fixed_table=fixed_table)
         t0, c0 = time.perf_counter(), time.process_time()
         r = solve_with(backend, pos, mode, line=False, helpers=helpers)
         t, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -200,9 +201,9 @@ def main(argv=None) -> int:
     ap.add_argument("--solve-threads", type=int, default=1,
                     help="solve the main and baseline configurations with this many threads sharing "
                          "one table (as scopone solve --threads N) instead of one")
-    ap.add_argument("--growing-table", action="store_true",
-                    help="also run the main configuration with a table per thread that starts small and "
-                         "grows (what one thread searched before its table was made up front)")
+    ap.add_argument("--fixed-table", action="store_true",
+                    help="also run the main configuration on one thread with a table made up front "
+                         "(make_backends(fixed_table=True)) instead of one that starts small and grows")
     ap.add_argument("--per-position", action="store_true",
                     help="also print each position's seed, value, wall and CPU time and nodes")
     ap.add_argument("--reference-max-n", type=int, default=5, help="run the Python reference up to this N")
@@ -239,11 +240,11 @@ def main(argv=None) -> int:
                             show=args.per_position)
             s_base = summarise(f"core:{args.baseline}{tag}", n, base_rows)
             compare("baseline/core", base_rows, s_base, main_rows, s_main)
-        if args.growing_table:
-            grow_rows = run(positions, args.mode, args.options, args.time_limit, memory_mb=args.memory, threads=k,
-                            share=False, show=args.per_position)
-            s_grow = summarise(f"growing{tag}", n, grow_rows)
-            compare("growing/core", grow_rows, s_grow, main_rows, s_main)
+        if args.fixed_table:
+            fixed_rows = run(positions, args.mode, args.options, args.time_limit, memory_mb=args.memory, threads=k,
+                             fixed_table=True, show=args.per_position)
+            s_fixed = summarise(f"fixed{tag}", n, fixed_rows)
+            compare("core/fixed", main_rows, s_main, fixed_rows, s_fixed)
         if args.threads > 1:
             for share in (True, False):
                 par_rows = run(positions, args.mode, args.options, args.time_limit, threads=args.threads,

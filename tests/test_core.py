@@ -452,17 +452,18 @@ def test_memory_bound_is_respected(options):
 
 
 def test_one_thread_solves_search_a_table_made_up_front():
-    # from 6 cards per hand a one-thread solve's table has its full size from the start (8 MB
-    # at 6 cards by TABLE_MB); smaller positions keep the table that grows from 1 MB
+    # with fixed_table, from 6 cards per hand a one-thread solve's table has its full size from the
+    # start (8 MB at 6 cards by TABLE_MB); smaller positions keep the table that grows from 1 MB
     six, five = endgame(7, Rules(), 6), endgame(7, Rules(), 5)
-    b6, _ = make_backends(six, "c", threads=1)
-    b5, _ = make_backends(five, "c", threads=1)
+    b6, _ = make_backends(six, "c", threads=1, fixed_table=True)
+    b5, _ = make_backends(five, "c", threads=1, fixed_table=True)
     assert b6.stats()["tt_memory_bytes"] == 8 << 20 and b5.stats()["tt_memory_bytes"] == 0
+    assert make_backends(six, "c", threads=1)[0].stats()["tt_memory_bytes"] == 0  # off by default
     fixed = solve_with(b6, six, "all", line=False)
     growing = solve_with(make_backend(six, "c"), six, "all", line=False)
     assert [(m.move, m.value) for m in fixed.moves] == [(m.move, m.value) for m in growing.moves]
     assert b6.stats()["tt_memory_bytes"] == 8 << 20  # it did not grow
-    b, _ = make_backends(six, "c", threads=1, memory_mb=2)  # never more than the memory bound
+    b, _ = make_backends(six, "c", threads=1, memory_mb=2, fixed_table=True)  # never more than the bound
     assert b.stats()["tt_memory_bytes"] == 2 << 20
 
 

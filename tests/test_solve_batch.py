@@ -111,6 +111,6 @@ def test_solve_batch_memory_bounds_each_table(tmp_path):
     solve_batch(src, default, engine="c")
     a, b = ([json.loads(x) for x in p.read_text().splitlines()] for p in (small, default))
     assert [x["value"] for x in a] == [x["value"] for x in b]
-    # a 6-card table is 8 MB made up front (TABLE_MB); the bound makes it 2
-    assert [x["stats"]["tt_memory_bytes"] for x in a] == [2 << 20] * 2
-    assert [x["stats"]["tt_memory_bytes"] for x in b] == [8 << 20] * 2
+    # a 6-card table grows to 8 MB (TABLE_MB); the bound stops it at 2
+    assert all(0 < x["stats"]["tt_memory_bytes"] <= 2 << 20 for x in a)
+    assert max(x["stats"]["tt_memory_bytes"] for x in b) > 2 << 20

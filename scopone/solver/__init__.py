@@ -67,9 +67,10 @@ def make_backend(position: Position, engine: str = "auto", time_limit: float | N
 #: MB a one-thread table grows to, by cards per hand (benchmarks/solve.py, column TT MB); from 8 cards
 #: the whole memory bound (by default 1 GB: see DEFAULT_MEMORY_MB)
 TABLE_MB = {5: 1, 6: 8, 7: 256}
-#: Cards per hand from which a one-thread solve searches a table of :func:`shared_table_mb` made up
-#: front (:meth:`~scopone.solver.core.CoreBackend.fix_table`): 1-2% fewer nodes at 6 and 7 cards;
-#: below, the same nodes and solves of milliseconds
+#: Cards per hand from which ``make_backends(fixed_table=True)`` gives one thread a table of
+#: :func:`shared_table_mb` made up front (:meth:`~scopone.solver.core.CoreBackend.fix_table`): 1-2%
+#: fewer nodes at 6 and 7 cards, but not less time (a small table early is faster per node); below,
+#: the same nodes and solves of milliseconds
 FIXED_TABLE_CARDS = 6
 
 
@@ -99,12 +100,14 @@ def per_hand(position: Position) -> int:
 
 def make_backends(position: Position, engine: str = "auto", time_limit: float | None = None,
                   memory_mb: float | None = None, use_tt: bool = True, threads: int = 1,
-                  options: int | str | None = None, share: bool = True) -> tuple[Backend, list[StoppableBackend]]:
+                  options: int | str | None = None, share: bool = True,
+                  fixed_table: bool = False) -> tuple[Backend, list[StoppableBackend]]:
     """The backend and the helpers for ``threads`` search threads (the one place that
     builds them: :func:`solve` and benchmarks/solve.py).  With ``share`` the threads
-    search one table of :func:`shared_table_mb`, and so does one thread from
-    :data:`FIXED_TABLE_CARDS` cards per hand (made up front, it never grows);
-    without, one table each that grows, the memory bound shared out between them.
+    search one table of :func:`shared_table_mb`; without, one table each that
+    grows, the memory bound shared out between them.  With ``fixed_table`` one
+    thread also searches a table of that size made up front, from
+    :data:`FIXED_TABLE_CARDS` cards per hand (off by default: fewer nodes, no less time).
     Only the compiled core searches on several threads: with the Python engine
     there are no helpers.
 
@@ -132,7 +135,7 @@ def make_backends(position: Position, engine: str = "auto", time_limit: float | 
             size = shared_table_mb(position, total_mb)
             for h in helpers:
                 h.share_table(backend, memory_mb=size)  # type: ignore[attr-defined]
-    elif share and use_tt and isinstance(backend, TableBackend) and per_hand(position) >= FIXED_TABLE_CARDS:
+    elif fixed_table and use_tt and isinstance(backend, TableBackend) and per_hand(position) >= FIXED_TABLE_CARDS:
         # the table it would grow to, made up front: growing loses entries (2% more nodes at 7 cards)
         from .core import DEFAULT_MEMORY_MB
 
