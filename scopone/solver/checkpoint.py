@@ -256,7 +256,7 @@ def write_table(path: str | Path, pos: Position, core: str, data: bytes | memory
     FormatError if it cannot be written.  :func:`load_table` reads it back."""
     head = {"position": pos.line(), "core": core, "entries": len(data) // 32,
             "sha256": hashlib.sha256(data).hexdigest()}
-    write_bytes_atomic(path, f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode() + bytes(data))
+    write_bytes_atomic(path, b"".join((f"{TABLE_FORMAT}\n{json.dumps(head)}\n".encode(), data)))  # one copy
 
 
 #: The most a table file may hold: its two header lines and the records.
