@@ -451,6 +451,31 @@ def test_memory_bound_is_respected(options):
     assert v == solve(pos, mode="best", engine="c", line=False).value
 
 
+def test_a_growing_table_keeps_its_entries_within_its_bound():
+    # a Solver's own table starts at 32 K entries (1 MB) and doubles in place when 3/4 full: an
+    # entry stays or moves to its bucket's twin in the new half. Loading a 6-card solve's ~96 K
+    # entries (all but the root's) into a fresh table grows it twice; the search that made them
+    # must then find its subtrees there (an entry put in the wrong bucket is never probed again,
+    # and the search would redo them: 1/2 of those near the root without moving any)
+    pos = endgame(7, Rules(), 6)
+    first = CoreBackend(pos.rules, memory_mb=64)
+    value = first.search(pos, -99, 99)
+    cold = first.stats()["nodes"]
+    data = first.table_entries(10 ** 7)
+    records = [data[i:i + 32] for i in range(0, len(data), 32)]
+    # by the work byte (log2 of the subtree's nodes), biggest first, so that the subtrees near
+    # the root are in the table before it grows; all but the root's own
+    records.sort(key=lambda r: -r[26])
+    children = b"".join(records[1:])
+    assert len(children) // 32 > 3 * 32768 // 4 * 2  # more than the table holds before a second doubling
+    warm = CoreBackend(pos.rules, memory_mb=64)
+    warm.load_table_entries(children)
+    assert warm.stats()["tt_memory_bytes"] >= 4 << 20
+    assert warm.search(pos, -99, 99) == value
+    assert warm.stats()["nodes"] * 1000 < cold  # measured: 6 nodes against 2.2 M (47 K without moving)
+    assert warm.stats()["tt_memory_bytes"] <= 64 << 20
+
+
 def test_one_thread_solves_search_a_table_made_up_front():
     # with fixed_table, from 6 cards per hand a one-thread solve's table has its full size from the
     # start (8 MB at 6 cards by TABLE_MB); smaller positions keep the table that grows from 1 MB

@@ -199,6 +199,7 @@ typedef struct {
     uint64_t tt2_mask;
     size_t tt2_bytes;
     uint64_t tt_mask, tt_grow_at;
+    size_t tt_cap; /* the entries the main table's memory holds (it grows in place up to them) */
     size_t tt_bytes, tt_limit_bytes;
     uint64_t tt_entries;
     /* statistics */

@@ -158,38 +158,49 @@ static Entry *table_alloc(size_t bytes, void **raw) {
     return (Entry *)a;
 }
 
-/* no Python calls here: it runs inside the search, without the GIL */
-static int set_tt(Solver *S, size_t n) {
-    S->tt = table_alloc(n * sizeof(Entry), &S->tt_raw);
+/*
+ * The main table of a Solver of its own grows in place: its memory (the
+ * whole bound, rounded down to a power of two entries) is asked for once and
+ * left untouched until used, the table starts in its first 32 K entries and
+ * doubles there when 3/4 full.  Doubling adds the next bit of the key to the
+ * bucket index, so an entry either stays or moves to its bucket's twin in the
+ * new half, which is still empty: nothing is lost, nothing is copied but the
+ * entries that move, and the table never takes more than the bound (a table
+ * that moved to a new block of twice its size held both at once, 1.5 times
+ * the bound, which the out-of-memory killer ended on a one-thread 9-card solve).
+ */
+#ifndef TT_START_ENTRIES
+#define TT_START_ENTRIES (1u << 15)
+#endif
+static int reserve_tt(Solver *S) {
+    size_t cap = 64;
+    while (2 * cap * sizeof(Entry) <= S->tt_limit_bytes - S->tt2_bytes) cap *= 2;
+    /* a bound beyond what the system will reserve (more than its memory): the most it will */
+    while (!(S->tt = table_alloc(cap * sizeof(Entry), &S->tt_raw)) && cap > 64) cap /= 2;
     if (!S->tt) return -1;
+    size_t n = cap < TT_START_ENTRIES ? cap : TT_START_ENTRIES;
+    S->tt_cap = cap;
     S->tt_mask = n - 1;
     S->tt_bytes = n * sizeof(Entry);
     S->tt_entries = 0;
-    /* grow when 3/4 full, unless the next size would pass the memory bound */
-    S->tt_grow_at = (2 * S->tt_bytes + S->tt2_bytes <= S->tt_limit_bytes) ? n / 4 * 3 : UINT64_MAX;
+    S->tt_grow_at = n < cap ? n / 4 * 3 : UINT64_MAX;
     return 0;
 }
 
-static int grow_tt(Solver *S) {
-    Entry *old = S->tt;
-    void *old_raw = S->tt_raw;
+/* no Python calls here: it runs inside the search, without the GIL */
+static void grow_tt(Solver *S) {
     size_t n = (size_t)S->tt_mask + 1;
-    if (set_tt(S, 2 * n) < 0) {
-        S->tt = old; S->tt_raw = old_raw; S->tt_mask = n - 1; S->tt_bytes = n * sizeof(Entry); S->tt_grow_at = UINT64_MAX;
-        return 0; /* keep searching with the table we have */
-    }
     for (size_t i = 0; i < n; i++) {
-        Entry x, cur[2];
-        uint64_t k = entry_load(old + i, &x);
-        if (!k) continue;
-        Entry *b = S->tt + (k & S->tt_mask & ~1ULL);
-        uint64_t k0 = entry_load(b, cur), k1 = entry_load(b + 1, cur + 1);
-        Entry *e = !k0 ? b : !k1 ? b + 1 : (cur[0].work < cur[1].work ? b : b + 1);
-        if (!(e == b ? k0 : k1)) S->tt_entries++;
-        entry_store(e, k, &x);
+        Entry x;
+        uint64_t k = entry_load(S->tt + i, &x);
+        if (!k || !(k & n)) continue;
+        entry_store(S->tt + i + n, k, &x);
+        __atomic_store_n(&S->tt[i].lock, 0, __ATOMIC_RELAXED);
     }
-    free(old_raw);
-    return 0;
+    n *= 2;
+    S->tt_mask = n - 1;
+    S->tt_bytes = n * sizeof(Entry);
+    S->tt_grow_at = n < S->tt_cap ? n / 4 * 3 : UINT64_MAX;
 }
 
 
@@ -234,7 +245,7 @@ static size_t table_dump(const Solver *S, uint64_t *out, size_t max) {
 static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
     size_t stored = 0;
     for (size_t i = 0; i < n; i++) {
-        if (S->tt_entries > S->tt_grow_at && grow_tt(S) < 0) break;
+        if (S->tt_entries > S->tt_grow_at) grow_tt(S);
         uint64_t key = rec[4 * i];
         Entry e, cur[2];
         e.move = rec[4 * i + 1]; e.check = rec[4 * i + 2]; e.data = rec[4 * i + 3];
@@ -400,9 +411,7 @@ static int alloc_tt(Solver *S) {
         S->st_bytes = bytes;
     }
     if (S->tt) return 0;
-    size_t n = 1 << 15;
-    while (n * sizeof(Entry) > S->tt_limit_bytes - S->tt2_bytes && n > 64) n /= 2;
-    if (set_tt(S, n) < 0) { PyErr_NoMemory(); return -1; }
+    if (reserve_tt(S) < 0) { PyErr_NoMemory(); return -1; }
     return 0;
 }
 
