@@ -275,11 +275,16 @@ def score(game, partial, as_json, rules_text):
               help="Keep the bounds proven so far in FILE as the solve goes, and start from them if FILE "
                    "exists: a long solve stopped by --time-limit or Ctrl-C resumes where it stopped. "
                    "FILE.table keeps the table's biggest proofs (saved every ten minutes and at the end).")
+@click.option("--no-line", "no_line", is_flag=True,
+              help="Do not follow the best line once the value is known: that costs a search per play, "
+                   "which from 8 cards per hand takes minutes or more when the table that proved the value "
+                   "is gone (a solve finished from a checkpoint).")
 @json_option
 @rules_option
 @notation_option
 @handle_errors
-def solve(position, mode, time_limit, memory_mb, engine, threads, checkpoint, as_json, rules_text, notation):
+def solve(position, mode, time_limit, memory_mb, engine, threads, checkpoint, no_line, as_json, rules_text,
+          notation):
     """Solve a position double dummy: its value, every move's value, the best line."""
     from .render.terminal import bound_text, solve_view
     from .solver import solve as run_solve
@@ -295,7 +300,8 @@ def solve(position, mode, time_limit, memory_mb, engine, threads, checkpoint, as
                    f"{w['nodes']:,} nodes, {w['seconds']:.0f} s)", err=True)
     with _solve_progress(disable=as_json) as on_progress:
         result = run_solve(pos, mode=mode, engine=engine, time_limit=time_limit, memory_mb=memory_mb,
-                           on_progress=on_progress, threads=threads or _default_threads(pos), checkpoint=kept)
+                           line=not no_line, on_progress=on_progress, threads=threads or _default_threads(pos),
+                           checkpoint=kept)
     if kept and kept.table_note:
         click.echo(kept.table_note, err=True)
     if as_json:

@@ -63,6 +63,19 @@ def test_start_bounds_are_trusted_and_the_values_stay_exact(pos):
     assert {mv.move for mv in r.moves} == {m for m, v in moves.items() if v == value}
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_root_move_proven_before_settles_mode_best_without_a_search(threads):
+    # a 9-card solve finished from a checkpoint that proved the value and one move: the threads
+    # tested the other moves first (each as long as the solve) instead of taking that one
+    pos = deal(seed=7, cards_per_hand=3)
+    value, moves = reference_values(pos)
+    best = [m for m in pos.legal_moves() if moves[m] == value][-1]
+    assert best != pos.legal_moves()[0]
+    r = solve(pos, "best", engine="c", line=False, threads=threads, start=Proven(value, value, {best: (value, value)}))
+    assert r.complete and [(mv.move, mv.value) for mv in r.moves] == [(best, value)]
+    assert r.stats["nodes"] == 0
+
+
 def test_on_proven_reports_what_is_proven_with_the_nodes():
     pos = deal(seed=5, cards_per_hand=3)
     value, moves = reference_values(pos)

@@ -125,6 +125,13 @@ def test_solve_example_json():
     assert len(d["line"]) == 16
 
 
+def test_solve_without_the_line():
+    d = json.loads(run("solve", EX / "endgame-4.json", "--json", "--mode", "best", "--no-line").stdout)
+    full = json.loads(run("solve", EX / "endgame-4.json", "--json", "--mode", "best").stdout)
+    assert d["complete"] and d["line"] == [] and len(full["line"]) == 16
+    assert d["value"] == full["value"] and d["moves"][0]["value"] == full["value"]
+
+
 def test_solve_threads_change_no_value():
     one = json.loads(run("solve", EX / "endgame-4.json", "--json", "--threads", "1").stdout)
     two = json.loads(run("solve", EX / "endgame-4.json", "--json", "--threads", "2").stdout)

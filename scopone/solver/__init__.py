@@ -136,12 +136,12 @@ def make_backends(position: Position, engine: str = "auto", time_limit: float | 
             for h in helpers:
                 h.share_table(backend, memory_mb=size)  # type: ignore[attr-defined]
     elif fixed_table and use_tt and isinstance(backend, TableBackend) and per_hand(position) >= FIXED_TABLE_CARDS:
-        # the table it would grow to, made up front: growing loses entries (2% more nodes at 7 cards)
+        # the table it would grow to, made up front: a small table early loses entries (2% more nodes at 7 cards)
         from .core import DEFAULT_MEMORY_MB
 
         try:
             backend.fix_table(shared_table_mb(position, memory_mb or DEFAULT_MEMORY_MB))
-        except MemoryError:  # a growing table asks for its memory a piece at a time
+        except MemoryError:  # the growing table reserves what the system will give
             pass
     return backend, helpers
 

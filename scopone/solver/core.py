@@ -129,7 +129,8 @@ class CoreBackend:
     """The C search behind the driver's backend API (see ``scopone.solver.driver``).
 
     The transposition table persists across :meth:`search` calls on one object.
-    ``memory_mb`` bounds it (it starts small and doubles as it fills);
+    ``memory_mb`` bounds it (it starts small and doubles in place as it fills,
+    within memory reserved once and touched only as it is used);
     ``use_tt=False`` turns it off; ``options`` selects the search refinements
     (for benchmarks; every combination gives the same values).
     """
@@ -217,8 +218,8 @@ class CoreBackend:
     def fix_table(self, memory_mb: float) -> None:
         """Search a table of ``memory_mb`` made now, that keeps its size, instead of
         one that starts small and doubles as it fills (as the threads sharing a
-        table do): moving the entries to a bigger table loses some, so a solve that
-        fills its table anyway searches fewer nodes (2% at 7 cards per hand).
+        table do): what a small table has no room for early in the search is lost,
+        so a solve that fills its table anyway searches fewer nodes (2% at 7 cards per hand).
         Call it before searching: a table of its own is dropped, with its entries
         (and the class tables); a backend whose table is already a shared one (of
         any size) keeps it.  MemoryError if the table cannot be made.
