@@ -16,7 +16,7 @@ from typing import Callable, Literal, Protocol, Sequence, runtime_checkable
 
 from ..position import Move, Position
 from ..scoring import Score
-from .parallel import Workers, merged_stats
+from .parallel import Workers, merged_stats, raise_first
 from .reference import INF, SearchInterrupted
 
 Mode = Literal["best", "optimal", "all"]
@@ -507,12 +507,7 @@ class _Solve:
                     pass
         if failed:
             self.stop_searches(False)
-            err = failed[0]
-            failed.clear()  # tick's frame and this one are in its traceback: no cycle through them
-            try:
-                raise err
-            finally:
-                del err
+            raise_first(failed)
         self.keep(final=True)  # everything proven (and the nodes), also after an interruption
         result.stats = {"time": time.perf_counter() - self.t0, **merged_stats(self.backends)}
         n, t = result.stats.get("nodes", 0), result.stats["time"]
@@ -558,14 +553,17 @@ class _Solve:
         # and before them the moves an earlier run proved to keep it (a checkpoint): they cost
         # no search, where the threads sharing out the others would each start a test that,
         # from 8 cards per hand, takes as long as the solve
-        proven = [m for m, b in zip(self.moves, self.per_move) if (b.lower >= v if maximise else b.upper <= v)]
+        def kept(b: _Bounds) -> bool:  # proven by an earlier run (start) to reach the value
+            return b.lower >= v if maximise else b.upper <= v
+
+        proven = [m for m, b in zip(self.moves, self.per_move) if kept(b)]
         first = proven + [m for m in self.moves if m in hinted and m not in proven]
         order = [self.moves.index(m) for m in first] + [i for i, m in enumerate(self.moves) if m not in first]
         # one assignment, so a Ctrl-C cannot separate a move from its bounds
         self.moves, self.per_move = [self.moves[i] for i in order], [self.per_move[i] for i in order]
 
         def settle(b: _Bounds, be, p: Position) -> bool:
-            if (b.lower >= v if maximise else b.upper <= v):  # proven by an earlier run (start)
+            if kept(b):
                 reached = True
             elif (b.upper < v if maximise else b.lower > v):
                 reached = False

@@ -28,6 +28,25 @@ from typing import Any, Callable, Sequence
 from .reference import SearchInterrupted
 
 
+def raise_first(errors: list[BaseException]) -> None:
+    """Raise the first real error of ``errors`` (a SearchInterrupted only if there is
+    no other: those are the searches it stopped), leaving no reference to any.  Each
+    error's traceback holds the frames that collected it, and those hold the list: a
+    cycle that would keep the backends (and their tables, gigabytes at 8 cards) alive
+    until Python's cycle collector runs.
+
+    >>> raise_first([SearchInterrupted(), ValueError("bad")])
+    Traceback (most recent call last):
+    ValueError: bad
+    """
+    err = next((e for e in errors if not isinstance(e, SearchInterrupted)), errors[0])
+    errors.clear()
+    try:
+        raise err
+    finally:
+        del err  # this frame, in its traceback, must not hold it either
+
+
 class Workers:
     """One thread per backend; the backends must have ``stop(flag)`` (the core's)."""
 
@@ -99,16 +118,7 @@ class Workers:
         finally:
             self._resume()
         if errors:
-            # a real error first; SearchInterrupted of the loops it stopped after.  No
-            # reference to them stays behind: each error's traceback holds body's frame
-            # (which holds the list) and this one, cycles that would keep the backends
-            # (and their tables) alive until the cycle collector runs
-            err = next((e for e in errors if not isinstance(e, SearchInterrupted)), errors[0])
-            errors.clear()
-            try:
-                raise err
-            finally:
-                del err  # this frame, in its traceback, must not hold it either
+            raise_first(errors)
 
     def search(self, i: int, pos, alpha: int, beta: int, wanted: Callable[[], bool] | None = None) -> int | None:
         """``backends[i].search``, or None when :meth:`cancel` stopped it, or when
