@@ -1,0 +1,103 @@
+"""Two or more builds of the search core, timed in alternation on the same endgames.
+
+On a shared machine the speed of one run swings by up to 2x from one minute to
+the next, so two builds timed one after the other in separate runs cannot be
+compared.  Here each round solves the same endgames once with every build, one
+build after the other, each in a fresh process; the ratio of a build's CPU time
+to the first build's *in the same round* is paired, and the median of those
+ratios is what to read.
+
+    python benchmarks/builds.py CHECKOUT_A CHECKOUT_B                # 6 cards, endgames 1-10, 8 rounds
+    python benchmarks/builds.py . /tmp/native --n 7 --seeds 3,5 --rounds 3
+    python benchmarks/builds.py . . --options all+smalltt            # two option sets of one build
+
+A build is a directory holding a ``scopone`` package with its compiled core
+(a checkout after ``pip install -e .`` or ``python setup.py build_ext
+--inplace``), optionally followed by ``:OPTIONS`` (core options, as
+``benchmarks/solve.py --options``).  Each process imports ``scopone`` from that
+directory before anything else, so the build measured is the one named.  The
+node counts must be equal for the same options: a build that changes them
+changed the search, not only its speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+
+# run in a fresh process per build and round: the package must come from that build's
+# directory, imported before benchmarks/solve.py (which puts its own checkout first)
+CHILD = r"""
+import json, sys, time
+build, bench, n, seeds, options = sys.argv[1:6]
+sys.path.insert(0, build)
+import scopone.solver._core as core  # this build's core, before anything puts another first
+if not core.__file__.startswith(build + "/"):
+    sys.exit(f"no built core in {build} (found {core.__file__})")
+sys.path.append(bench)
+from solve import load
+from scopone.solver import make_backends
+from scopone.solver.driver import solve_with
+wanted = {int(s) for s in seeds.split(",")}
+cpu = nodes = 0
+values = []
+for seed, pos in load(int(n)):
+    if seed not in wanted:
+        continue
+    b, _ = make_backends(pos, "c", None, 1024, threads=1, options=options or None)
+    t = time.process_time()
+    r = solve_with(b, pos, "best", line=False)
+    cpu += time.process_time() - t
+    nodes += b.stats()["nodes"]
+    values.append(r.value)
+print(json.dumps({"core": core.__file__, "cpu": cpu, "nodes": nodes, "values": values}))
+"""
+
+
+def run_build(spec: str, n: int, seeds: str) -> dict:
+    """One round of one build: CPU seconds, nodes and values over the endgames."""
+    build, _, options = spec.partition(":")
+    out = subprocess.run([sys.executable, "-c", CHILD, str(Path(build).resolve()), str(ROOT), str(n), seeds, options],
+                         capture_output=True, text=True)
+    if out.returncode:
+        lines = out.stderr.strip().splitlines() or [f"exit status {out.returncode}"]
+        raise SystemExit(f"builds.py: {spec}: {lines[-1]}")
+    return json.loads(out.stdout)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("builds", nargs="+", help="DIR or DIR:OPTIONS; the first is the baseline")
+    ap.add_argument("--n", type=int, default=6, help="cards per hand")
+    ap.add_argument("--seeds", default="1,2,3,4,5,6,7,8,9,10", help="benchmark endgames (seeds)")
+    ap.add_argument("--rounds", type=int, default=8)
+    args = ap.parse_args(argv)
+    if len(args.builds) < 2:
+        ap.error("give at least two builds")
+    rows: dict[str, list[dict]] = {b: [] for b in args.builds}
+    for r in range(args.rounds):
+        for b in args.builds:
+            got = run_build(b, args.n, args.seeds)
+            rows[b].append(got)
+            print(f"round {r + 1}/{args.rounds}  {b}: {got['cpu']:.2f} s CPU, {got['nodes']:,} nodes", flush=True)
+    base = rows[args.builds[0]]
+    print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, one thread, mode best; CPU seconds per round")
+    print(f"{'build':<34} {'core':<12} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13}  ratios")
+    for b in args.builds:
+        cpu = [x["cpu"] for x in rows[b]]
+        ratios = sorted(x["cpu"] / y["cpu"] for x, y in zip(rows[b], base))
+        same = "" if rows[b][0]["values"] == base[0]["values"] else "  VALUES DIFFER"
+        print(f"{b:<34} {Path(rows[b][0]['core']).parent.parent.parent.name[:12]:<12} {min(cpu):7.2f} "
+              f"{statistics.median(cpu):7.2f} {rows[b][0]['nodes']:>14,} {statistics.median(ratios):13.3f}  "
+              f"{' '.join(f'{x:.2f}' for x in ratios)}{same}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
