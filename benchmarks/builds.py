@@ -9,7 +9,8 @@ ratios is what to read.
 
     python benchmarks/builds.py CHECKOUT_A CHECKOUT_B                # 6 cards, endgames 1-10, 8 rounds
     python benchmarks/builds.py . /tmp/native --n 7 --seeds 3,5 --rounds 3
-    python benchmarks/builds.py . . --options all+smalltt            # two option sets of one build
+    python benchmarks/builds.py . .:all+smalltt                      # two option sets of one build
+    python benchmarks/builds.py . /tmp/other --n 7 --threads 2       # two threads: wall-clock times
 
 A build is a directory holding a ``scopone`` package with its compiled core
 (a checkout after ``pip install -e .`` or ``python setup.py build_ext
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parent
 # directory, imported before benchmarks/solve.py (which puts its own checkout first)
 CHILD = r"""
 import json, sys, time
-build, bench, n, seeds, options = sys.argv[1:6]
+build, bench, n, seeds, options, threads = sys.argv[1:7]
 sys.path.insert(0, build)
 import scopone.solver._core as core  # this build's core, before anything puts another first
 if not core.__file__.startswith(build + "/"):
@@ -50,20 +51,23 @@ values = []
 for seed, pos in load(int(n)):
     if seed not in wanted:
         continue
-    b, _ = make_backends(pos, "c", None, 1024, threads=1, options=options or None)
-    t = time.process_time()
-    r = solve_with(b, pos, "best", line=False)
-    cpu += time.process_time() - t
-    nodes += b.stats()["nodes"]
+    b, helpers = make_backends(pos, "c", None, 1024, threads=int(threads), options=options or None)
+    # one thread: CPU time (steadier); several: the wall-clock time they take together
+    clock = time.process_time if not helpers else time.perf_counter
+    t = clock()
+    r = solve_with(b, pos, "best", line=False, helpers=helpers)
+    cpu += clock() - t
+    nodes += sum(x.stats()["nodes"] for x in [b, *helpers])
     values.append(r.value)
 print(json.dumps({"core": core.__file__, "cpu": cpu, "nodes": nodes, "values": values}))
 """
 
 
-def run_build(spec: str, n: int, seeds: str) -> dict:
+def run_build(spec: str, n: int, seeds: str, threads: int = 1) -> dict:
     """One round of one build: CPU seconds, nodes and values over the endgames."""
     build, _, options = spec.partition(":")
-    out = subprocess.run([sys.executable, "-c", CHILD, str(Path(build).resolve()), str(ROOT), str(n), seeds, options],
+    out = subprocess.run([sys.executable, "-c", CHILD, str(Path(build).resolve()), str(ROOT), str(n), seeds, options,
+                          str(threads)],
                          capture_output=True, text=True)
     if out.returncode:
         lines = out.stderr.strip().splitlines() or [f"exit status {out.returncode}"]
@@ -77,17 +81,20 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=6, help="cards per hand")
     ap.add_argument("--seeds", default="1,2,3,4,5,6,7,8,9,10", help="benchmark endgames (seeds)")
     ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="search threads per solve (sharing one table); from 2 the times are wall-clock")
     args = ap.parse_args(argv)
     if len(args.builds) < 2:
         ap.error("give at least two builds")
     rows: dict[str, list[dict]] = {b: [] for b in args.builds}
     for r in range(args.rounds):
         for b in args.builds:
-            got = run_build(b, args.n, args.seeds)
+            got = run_build(b, args.n, args.seeds, args.threads)
             rows[b].append(got)
-            print(f"round {r + 1}/{args.rounds}  {b}: {got['cpu']:.2f} s CPU, {got['nodes']:,} nodes", flush=True)
+            print(f"round {r + 1}/{args.rounds}  {b}: {got['cpu']:.2f} s, {got['nodes']:,} nodes", flush=True)
     base = rows[args.builds[0]]
-    print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, one thread, mode best; CPU seconds per round")
+    what = "one thread, CPU" if args.threads == 1 else f"{args.threads} threads, wall-clock"
+    print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, mode best; {what} seconds per round")
     print(f"{'build':<34} {'core':<12} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13}  ratios")
     for b in args.builds:
         cpu = [x["cpu"] for x in rows[b]]
