@@ -1,0 +1,38 @@
+"""benchmarks/builds.py: builds of the core compared side by side."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import scopone.solver._core as core
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _builds():
+    spec = importlib.util.spec_from_file_location("bench_builds", ROOT / "benchmarks" / "builds.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_two_runs_of_one_build_agree_and_each_names_its_own_core(capsys):
+    # the directory whose core this interpreter imported is a build; two option sets of it
+    # differ in nodes, the same options twice must not (the search is deterministic)
+    build = str(Path(core.__file__).resolve().parents[2])
+    mod = _builds()
+    runs = [mod.run_build(spec, 4, "1,2,3") for spec in (build, build, f"{build}:plain")]
+    assert runs[0]["nodes"] == runs[1]["nodes"] > 0
+    assert runs[2]["nodes"] != runs[0]["nodes"]  # the options reached the core
+    assert runs[0]["values"] == runs[2]["values"]  # and left the values alone
+    assert all(Path(r["core"]).resolve() == Path(core.__file__).resolve() for r in runs)
+    assert mod.main([build, build, "--n", "4", "--seeds", "1", "--rounds", "1"]) == 0
+    assert "paired ratio" in capsys.readouterr().out
+
+
+def test_a_directory_without_a_built_core_is_refused(tmp_path):
+    with pytest.raises(SystemExit, match=f"builds.py: {tmp_path}: no built core in {tmp_path}"):
+        _builds().run_build(str(tmp_path), 4, "1")
