@@ -236,6 +236,23 @@ def test_the_saved_entries_are_those_of_the_biggest_subtrees():
     assert min(map(work, some)) >= max(map(work, rest))
 
 
+def test_a_table_reader_takes_no_share_of_the_tables_memory():
+    # the searchers sharing a table report shares that add up to it; the checkpoint's
+    # reader (which never searches) has none.  2 MB is a whole number of 32-byte
+    # entries, a power of two: the table is exactly 2 MB.
+    pos = deal(seed=1, cards_per_hand=3)
+    a = CoreBackend(pos.rules)
+    reader = a.table_reader(memory_mb=2)
+    a.search(pos, -99, 99)
+    assert (a.stats()["tt_memory_bytes"], reader.stats()["tt_memory_bytes"]) == (2 << 20, 0)
+    assert not a.shares_table()  # no other searcher
+    b = CoreBackend(pos.rules)
+    b.share_table(a, memory_mb=2)
+    assert (a.stats()["tt_memory_bytes"], b.stats()["tt_memory_bytes"]) == (1 << 20, 1 << 20)
+    assert a.shares_table() and b.shares_table()
+    del reader
+    assert a.stats()["tt_memory_bytes"] + b.stats()["tt_memory_bytes"] == 2 << 20
+
 @pytest.mark.parametrize("rules", [PRESETS["scientifico"], parse_rules("scientifico+re_bello+napola+primiera=sum"),
                                    parse_rules("assi+asso_scopa"), PRESETS["classico"]], ids=str)
 def test_a_table_read_back_gives_the_reference_values(rules):

@@ -177,8 +177,10 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
                          "tt_stores", (unsigned long long)S->tt_stores,
-                         /* a shared table: this Solver's share of it, so that the shares add up */
-                         "tt_memory_bytes", (unsigned long long)((S->shared ? S->tt_bytes / S->shared->refs
+                         /* a shared table: this Solver's share of it among those searching it (a reader
+                          * has none), so that the shares add up */
+                         "tt_memory_bytes", (unsigned long long)((S->shared ? (S->reader ? 0 : S->tt_bytes /
+                                                                  (S->shared->refs - S->shared->readers))
                                                                             : S->tt_bytes) + S->tt2_bytes),
                          "partition_memory_bytes", (unsigned long long)S->at_bytes,
                          "small_memory_bytes", (unsigned long long)S->st_bytes,
@@ -218,10 +220,11 @@ static PyTypeObject SolverType;
 
 static PyObject *Solver_share_table(Solver *S, PyObject *args, PyObject *kw) {
     /* search with one table together with `other` (its threads and ours at once) */
-    static char *kwlist[] = {"other", "memory_mb", NULL};
+    static char *kwlist[] = {"other", "memory_mb", "reader", NULL};
     Solver *O;
     double memory_mb;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!d", kwlist, &SolverType, &O, &memory_mb)) return NULL;
+    int reader = 0; /* S will only read the table: it counts for none of its memory (stats) */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!d|p", kwlist, &SolverType, &O, &memory_mb, &reader)) return NULL;
     if (refuse_if_busy(S) || refuse_if_busy(O)) return NULL;
     /* other == self: a table of memory_mb of its own that never grows, as a shared one (unless it has one) */
     /* the keys and values of the entries depend on the rules and the options */
@@ -242,11 +245,15 @@ static PyObject *Solver_share_table(Solver *S, PyObject *args, PyObject *kw) {
         shared_release(t); /* O holds it now */
     }
     if (S->shared != O->shared) use_shared(S, O->shared);
+    if (reader && !S->reader && S != O) {
+        S->reader = 1;
+        S->shared->readers++;
+    }
     Py_RETURN_NONE;
 }
 
 static PyObject *Solver_shares_table(Solver *S, PyObject *noargs) {
-    return PyBool_FromLong(S->shared != NULL && S->shared->refs > 1);
+    return PyBool_FromLong(S->shared != NULL && S->shared->refs - S->shared->readers > 1);
 }
 
 static PyObject *Solver_stop(Solver *S, PyObject *args) {

@@ -247,7 +247,7 @@ class CoreBackend:
         (-7, 20)
         """
         reader = CoreBackend(self.rules, memory_mb=1, options=self._options)
-        reader.share_table(self, memory_mb)
+        reader._solver.share_table(other=self._solver, memory_mb=float(memory_mb), reader=True)
         return reader
 
     def shares_table(self) -> bool:

@@ -130,6 +130,7 @@ typedef struct SharedTable {
     uint64_t mask;
     size_t bytes;
     int refs;
+    int readers; /* of refs, the Solvers that only read it (a checkpoint's table reader): they search no share */
     uint64_t busy[BUSY_SLOTS]; /* OPT_ABDADA: keys of the nodes near the roots that threads are searching */
 } SharedTable;
 
@@ -192,6 +193,7 @@ typedef struct {
     int use_tt, opts, small;
     /* transposition table (allocated on first use), or one shared with other Solvers */
     struct SharedTable *shared; /* not NULL: tt is this shared table's (fixed size, never grown) */
+    int reader;                 /* shares it only to read it (SharedTable.readers) */
     Entry *tt;
     void *tt_raw; /* what to free: tt is tt_raw aligned to 64 bytes */
     Entry *tt2;   /* OPT_DEEPTT: the nodes of the last SMALL_CARDS cards have a table of their own */

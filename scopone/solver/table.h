@@ -276,6 +276,8 @@ static void shared_release(SharedTable *t) {
 
 static void free_tables(Solver *S) {
     if (S->shared) {
+        if (S->reader) S->shared->readers--;
+        S->reader = 0;
         shared_release(S->shared);
         S->shared = NULL;
         S->tt_raw = NULL;
