@@ -35,36 +35,25 @@ ROOT = Path(__file__).resolve().parent
 # run in a fresh process per build and round: the package must come from that build's
 # directory, imported before benchmarks/solve.py (which puts its own checkout first)
 CHILD = r"""
-import json, sys, time
+import json, sys
 build, bench, n, seeds, options, threads = sys.argv[1:7]
 sys.path.insert(0, build)
 import scopone.solver._core as core  # this build's core, before anything puts another first
 if not core.__file__.startswith(build + "/"):
     sys.exit(f"no built core in {build} (found {core.__file__})")
 sys.path.append(bench)
-from solve import load
-from scopone.solver import make_backends
-from scopone.solver.driver import solve_with
+from solve import load, run  # the benchmark's own solve loop
 wanted = {int(s) for s in seeds.split(",")}
-cpu = nodes = 0
-values = []
-for seed, pos in load(int(n)):
-    if seed not in wanted:
-        continue
-    b, helpers = make_backends(pos, "c", None, 1024, threads=int(threads), options=options or None)
-    # one thread: CPU time (steadier); several: the wall-clock time they take together
-    clock = time.process_time if not helpers else time.perf_counter
-    t = clock()
-    r = solve_with(b, pos, "best", line=False, helpers=helpers)
-    cpu += clock() - t
-    nodes += sum(x.stats()["nodes"] for x in [b, *helpers])
-    values.append(r.value)
-print(json.dumps({"core": core.__file__, "cpu": cpu, "nodes": nodes, "values": values}))
+rows = run([p for p in load(int(n)) if p[0] in wanted], "best", options or "all", None, threads=int(threads))
+# one thread: CPU time (steadier); several: the wall-clock time they take together
+clock = "cpu" if int(threads) == 1 else "time"
+print(json.dumps({"core": core.__file__, "seconds": sum(r[clock] for r in rows), "nodes": sum(r["nodes"] for r in rows),
+                  "values": [r["value"] for r in rows]}))
 """
 
 
 def run_build(spec: str, n: int, seeds: str, threads: int = 1) -> dict:
-    """One round of one build: CPU seconds, nodes and values over the endgames."""
+    """One round of one build: its seconds (CPU on one thread, else wall-clock), nodes and values over the endgames."""
     build, _, options = spec.partition(":")
     out = subprocess.run([sys.executable, "-c", CHILD, str(Path(build).resolve()), str(ROOT), str(n), seeds, options,
                           str(threads)],
@@ -91,17 +80,17 @@ def main(argv=None) -> int:
         for b in args.builds:
             got = run_build(b, args.n, args.seeds, args.threads)
             rows[b].append(got)
-            print(f"round {r + 1}/{args.rounds}  {b}: {got['cpu']:.2f} s, {got['nodes']:,} nodes", flush=True)
+            print(f"round {r + 1}/{args.rounds}  {b}: {got['seconds']:.2f} s, {got['nodes']:,} nodes", flush=True)
     base = rows[args.builds[0]]
     what = "one thread, CPU" if args.threads == 1 else f"{args.threads} threads, wall-clock"
     print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, mode best; {what} seconds per round")
     print(f"{'build':<34} {'core':<12} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13}  ratios")
     for b in args.builds:
-        cpu = [x["cpu"] for x in rows[b]]
-        ratios = sorted(x["cpu"] / y["cpu"] for x, y in zip(rows[b], base))
+        secs = [x["seconds"] for x in rows[b]]
+        ratios = sorted(x["seconds"] / y["seconds"] for x, y in zip(rows[b], base))
         same = "" if rows[b][0]["values"] == base[0]["values"] else "  VALUES DIFFER"
-        print(f"{b:<34} {Path(rows[b][0]['core']).parent.parent.parent.name[:12]:<12} {min(cpu):7.2f} "
-              f"{statistics.median(cpu):7.2f} {rows[b][0]['nodes']:>14,} {statistics.median(ratios):13.3f}  "
+        print(f"{b:<34} {Path(rows[b][0]['core']).parent.parent.parent.name[:12]:<12} {min(secs):7.2f} "
+              f"{statistics.median(secs):7.2f} {rows[b][0]['nodes']:>14,} {statistics.median(ratios):13.3f}  "
               f"{' '.join(f'{x:.2f}' for x in ratios)}{same}")
     return 0
 
