@@ -137,6 +137,33 @@ static inline void robust_none(Solver *S, int v, int beta) { S->rb = v >= beta ?
  * there (PCLS; the class of every node of the plain search below) */
 typedef struct { int lo, hi, pcls; } Range;
 
+/*
+ * OPT_RANGE: the range r narrowed to the piles after a capture.  The cards,
+ * the Denari, the settebello and re bello end, at best for team A, with every
+ * card still in play going to A, and at worst with every one going to B; the
+ * primiera keeps the range of the plain search's start (recomputing it costs
+ * more than it saves: measured).  Each part depends on what the class of a
+ * position keeps (counts, Denari, the settebello's holder), so the bounds
+ * hold for the class as the start's do.  Not with napola (r allows for it).
+ */
+static inline void range_narrow(const Solver *S, Range *r) {
+    uint64_t pa = S->pile[0], pb = S->pile[1];
+    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+    int hi = PCLS_HI(r->pcls), lo = PCLS_LO(r->pcls);
+    int ca = popc(pa), cb = popc(pb), nrem = popc(rem);
+    hi += more(ca + nrem, cb); lo += more(ca, cb + nrem);
+    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), drem = popc(rem & DENARI_MASK);
+    hi += more(da + drem, db); lo += more(da, db + drem);
+    hi += (pb >> SETTEBELLO & 1) ? -1 : 1;
+    lo += (pa >> SETTEBELLO & 1) ? 1 : -1;
+    if (S->re_bello) {
+        hi += (pb >> RE_BELLO & 1) ? -1 : 1;
+        lo += (pa >> RE_BELLO & 1) ? 1 : -1;
+    }
+    if (hi < r->hi) r->hi = hi;
+    if (lo > r->lo) r->lo = lo;
+}
+
 /* the value of the final piles (sc: the scope difference), with its bound for a class
  * whose primiera can end anywhere in the range pcls */
 static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int beta, int pcls) {
@@ -316,7 +343,14 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
         make(S, ms[i].card, ms[i].cap, &u);
-        int v = child_part ? ab_small_part(S, sp + n, alpha, beta, cr, freec) : ab_small(S, sp + n, alpha, beta, cr, freec);
+        const Range *ccr = cr;
+        Range narrowed;
+        if (ms[i].cap && (S->opts & OPT_RANGE) && !S->napola) { /* the piles changed */
+            narrowed = *cr;
+            range_narrow(S, &narrowed);
+            ccr = &narrowed;
+        }
+        int v = child_part ? ab_small_part(S, sp + n, alpha, beta, ccr, freec) : ab_small(S, sp + n, alpha, beta, ccr, freec);
         unmake(S, &u);
         if (quasi) twin_add(&twins, ms + i, v);
         robust_add(S, &rob, maximise, v, beta);
@@ -356,11 +390,14 @@ static inline int partition_probe(Solver *S, uint64_t ak, int pcls, int alpha, i
     return 0;
 }
 
-/* OPT_PARTITION: keep the bound S->rb of the value v just found, if it fails the window as v does */
-static inline void partition_store(Solver *S, uint64_t ak, int pcls, int v, int alpha, int beta) {
+/* OPT_PARTITION: keep the bound S->rb of the value v just found, if it fails the window as v does.
+ * S->rb holds for the primiera range S->rs, which after a cut-off is the cutting child's: in the
+ * plain search that can be narrower than the node's (an smalltt hit keeps the range it was proven
+ * for), so the entry is shifted by S->rs, not by the node's range. */
+static inline void partition_store(Solver *S, uint64_t ak, int v, int alpha, int beta) {
     int sd = S->scope[0] - S->scope[1];
-    if (v >= beta && S->rb >= beta) abstract_store(S, ak, 1, S->rb - sd - PCLS_LO(pcls));
-    else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd - PCLS_HI(pcls));
+    if (v >= beta && S->rb >= beta) abstract_store(S, ak, 1, S->rb - sd - PCLS_LO(S->rs));
+    else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd - PCLS_HI(S->rs));
 }
 
 /* ab_small with the partition table (the caller checked that it is used here) */
@@ -368,7 +405,7 @@ static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr
     uint64_t ak = abstract_key(S);
     if (partition_probe(S, ak, cr->pcls, alpha, beta)) return S->rb;
     int v = ab_small(S, sp, alpha, beta, cr, freec);
-    if (!S->aborted) partition_store(S, ak, cr->pcls, v, alpha, beta);
+    if (!S->aborted) partition_store(S, ak, v, alpha, beta);
     return v;
 }
 
@@ -663,7 +700,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (rob.poisoned) robust_none(S, best, b0);
     else {
         robust_set(S, rb, status);
-        if (ak) partition_store(S, ak, status, best, a0, b0);
+        if (ak) partition_store(S, ak, best, a0, b0);
     }
     return best;
 }
