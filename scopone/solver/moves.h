@@ -135,22 +135,29 @@ static inline void apply_play(const Solver *S, int card, uint64_t cap, int team,
     }
 }
 
-static inline void make(Solver *S, int card, uint64_t cap, Undo *u) {
+/* a play.  `exact`: update the hashes of the exact card locations (z1, z2) as well as za; the plain
+ * search reads only za (the class key) unless smalltt keys its table on them, and unmake restores
+ * all three (measured: 6 cards, endgames 1-10, 0.988 the time, paired) */
+static inline void make_play(Solver *S, int card, uint64_t cap, Undo *u, int exact) {
     int seat = S->to_move;
     u->hand = S->hand[seat]; u->table = S->table; u->pa = S->pile[0]; u->pb = S->pile[1];
     u->z1 = S->z1; u->z2 = S->z2; u->za = S->za; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
     S->hand[seat] &= ~(1ULL << card);
-    S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat]; S->za -= ZA[card][seat];
+    S->za -= ZA[card][seat];
+    if (exact) { S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat]; }
     /* the table's hash: the captured cards leave it, a laid card joins it */
     for (uint64_t m = cap; m; m &= m - 1) {
         int x = __builtin_ctzll(m);
-        S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4]; S->za -= ZA[x][4];
+        S->za -= ZA[x][4];
+        if (exact) { S->z1 ^= Z1[x][4]; S->z2 ^= Z2[x][4]; }
     }
-    if (!cap) { S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4]; S->za += ZA[card][4]; }
+    if (!cap) { S->za += ZA[card][4]; if (exact) { S->z1 ^= Z1[card][4]; S->z2 ^= Z2[card][4]; } }
     S->cards_left--;
     apply_play(S, card, cap, seat & 1, S->cards_left == 0, &S->table, S->pile, S->scope, &S->last);
     S->to_move = (seat + 1) & 3;
 }
+
+static inline void make(Solver *S, int card, uint64_t cap, Undo *u) { make_play(S, card, cap, u, 1); }
 
 static inline void unmake(Solver *S, const Undo *u) {
     S->to_move = (S->to_move + 3) & 3;

@@ -342,7 +342,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         Undo u;
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
-        make(S, ms[i].card, ms[i].cap, &u);
+        make_play(S, ms[i].card, ms[i].cap, &u, S->st != NULL); /* here only smalltt reads z1, z2 */
         const Range *ccr = cr;
         Range narrowed;
         if (ms[i].cap && (S->opts & OPT_RANGE) && !S->napola) { /* the piles changed */

@@ -35,7 +35,7 @@
 #define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
 #define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
 #define OPT_LAST 512 /* the last round played out directly */
-#define OPT_RANGE 1024 /* bounds in the plain search from the categories still open at its start */
+#define OPT_RANGE 1024 /* bounds in the plain search from the categories still open (narrowed after captures) */
 #define OPT_SMALLEQUIV 2048 /* equivalent cards in the plain search too */
 #define OPT_DEEPTT 4096 /* with OPT_SMALL: the table down to DEEPTT_MIN cards left, the plain search below */
 #define OPT_ORDER2 8192 /* with OPT_ORDER: captures by scopa, settebello, Denari, cards; lay-downs over 10 first */
