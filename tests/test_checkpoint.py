@@ -253,6 +253,7 @@ def test_a_table_reader_takes_no_share_of_the_tables_memory():
     del reader
     assert a.stats()["tt_memory_bytes"] + b.stats()["tt_memory_bytes"] == 2 << 20
 
+
 @pytest.mark.parametrize("rules", [PRESETS["scientifico"], parse_rules("scientifico+re_bello+napola+primiera=sum"),
                                    parse_rules("assi+asso_scopa"), PRESETS["classico"]], ids=str)
 def test_a_table_read_back_gives_the_reference_values(rules):
