@@ -98,6 +98,22 @@ static uint64_t canon_primiera(const Solver *S, const int a[4], const int b[4], 
 }
 
 /*
+ * The points a category can still end at for team A: lo with every card still
+ * in play going to team B, hi with every one going to A (lo == hi: decided).
+ * Shared by decided() and the plain search's narrowing (search.h).
+ */
+typedef struct { int lo, hi; } Span;
+
+/* a majority (cards, Denari) of a, b held and rem still in play */
+static inline Span majority_span(int a, int b, int rem) { return (Span){more(a, b + rem), more(a + rem, b)}; }
+
+/* a single card (the settebello, re bello): its holder's point, else either */
+static inline Span holder_span(uint64_t pa, uint64_t pb, int card) {
+    int v = (int)(pa >> card & 1) - (int)(pb >> card & 1);
+    return v ? (Span){v, v} : (Span){-1, 1};
+}
+
+/*
  * What the piles already decide.  Returns the points that no future play can
  * change; *summary gets what of team A's pile can still change the score (the
  * rest of the key is where each card still in play is); *freecards gets the
@@ -114,29 +130,22 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     uint64_t sm = 0;
     /* the majorities are of the cards in the deal: 21 of 40 cards and 6 of 10
      * Denari in a whole deal, fewer in a position made without every card */
-    int ca = popc(pa), cb = popc(pb), nrem = popc(rem), ct = ca + cb + nrem;
-    if (2 * ca > ct) off++;
-    else if (2 * cb > ct) off--;
-    else {
-        sm |= (uint64_t)(ca + 1); open++;
-        chi += 2 * (ca + nrem) > ct; clo -= 2 * (cb + nrem) > ct;
-    }
-    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), drem = popc(rem & DENARI_MASK);
-    int dt = da + db + drem, den_done = 1;
-    if (2 * da > dt) off++;
-    else if (2 * db > dt) off--;
-    else if (!drem) ; /* a tie */
-    else {
-        sm |= (uint64_t)(da + 1) << 6; open++; den_done = 0;
-        chi += 2 * (da + drem) > dt; clo -= 2 * (db + drem) > dt;
-    }
-    if (pa >> SETTEBELLO & 1) off++;
-    else if (pb >> SETTEBELLO & 1) off--;
-    else { open++; chi++; clo--; }
+    int ca = popc(pa), nrem = popc(rem);
+    Span cs = majority_span(ca, popc(pb), nrem);
+    if (cs.lo == cs.hi) off += cs.lo;
+    else { sm |= (uint64_t)(ca + 1); open++; chi += cs.hi; clo += cs.lo; }
+    int da = popc(pa & DENARI_MASK);
+    Span ds = majority_span(da, popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
+    int den_done = ds.lo == ds.hi;
+    if (den_done) off += ds.lo;
+    else { sm |= (uint64_t)(da + 1) << 6; open++; chi += ds.hi; clo += ds.lo; }
+    Span ss = holder_span(pa, pb, SETTEBELLO);
+    if (ss.lo == ss.hi) off += ss.lo;
+    else { open++; chi += ss.hi; clo += ss.lo; }
     if (S->re_bello) {
-        if (pa >> RE_BELLO & 1) off++;
-        else if (pb >> RE_BELLO & 1) off--;
-        else { open++; chi++; clo--; }
+        Span rs = holder_span(pa, pb, RE_BELLO);
+        if (rs.lo == rs.hi) off += rs.lo;
+        else { open++; chi += rs.hi; clo += rs.lo; }
     }
     if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
     /* primiera */

@@ -149,16 +149,13 @@ typedef struct { int lo, hi, pcls; } Range;
 static inline void range_narrow(const Solver *S, Range *r) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
-    int hi = PCLS_HI(r->pcls), lo = PCLS_LO(r->pcls);
-    int ca = popc(pa), cb = popc(pb), nrem = popc(rem);
-    hi += more(ca + nrem, cb); lo += more(ca, cb + nrem);
-    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), drem = popc(rem & DENARI_MASK);
-    hi += more(da + drem, db); lo += more(da, db + drem);
-    hi += (pb >> SETTEBELLO & 1) ? -1 : 1;
-    lo += (pa >> SETTEBELLO & 1) ? 1 : -1;
+    Span cs = majority_span(popc(pa), popc(pb), popc(rem));
+    Span ds = majority_span(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
+    Span ss = holder_span(pa, pb, SETTEBELLO);
+    int hi = PCLS_HI(r->pcls) + cs.hi + ds.hi + ss.hi, lo = PCLS_LO(r->pcls) + cs.lo + ds.lo + ss.lo;
     if (S->re_bello) {
-        hi += (pb >> RE_BELLO & 1) ? -1 : 1;
-        lo += (pa >> RE_BELLO & 1) ? 1 : -1;
+        Span rs = holder_span(pa, pb, RE_BELLO);
+        hi += rs.hi; lo += rs.lo;
     }
     if (hi < r->hi) r->hi = hi;
     if (lo > r->lo) r->lo = lo;
