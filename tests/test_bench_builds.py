@@ -31,6 +31,11 @@ def test_two_runs_of_one_build_agree_and_each_names_its_own_core(capsys):
     assert all(Path(r["core"]).resolve() == Path(core.__file__).resolve() for r in runs)
     assert mod.main([build, build, "--n", "4", "--seeds", "1", "--rounds", "1"]) == 0
     assert "paired ratio" in capsys.readouterr().out
+    # every other round runs the builds in reverse order
+    assert mod.main([build, f"{build}:plain", "--n", "4", "--seeds", "1", "--rounds", "2"]) == 0
+    rounds = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith("round ")]
+    assert rounds == [f"round 1/2  {build}", f"round 1/2  {build}:plain",
+                      f"round 2/2  {build}:plain", f"round 2/2  {build}"]
 
 
 def test_a_directory_without_a_built_core_is_refused(tmp_path):
