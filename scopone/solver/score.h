@@ -113,6 +113,24 @@ static inline Span holder_span(uint64_t pa, uint64_t pb, int card) {
     return v ? (Span){v, v} : (Span){-1, 1};
 }
 
+/* the categories besides primiera, in this order in category_spans()'s output */
+enum { CAT_CARDS, CAT_DENARI, CAT_SETTEBELLO, CAT_RE_BELLO };
+
+/*
+ * The span of each category besides primiera for piles pa, pb with rem still
+ * in play (re bello: {0, 0} when its rule is off, so callers always loop over
+ * four and the compiler unrolls it).  The majorities are of the cards in the
+ * deal: 21 of 40 cards and 6 of 10 Denari in a whole deal, fewer in a position
+ * made without every card.
+ */
+#define NCAT 4
+static inline void category_spans(const Solver *S, uint64_t pa, uint64_t pb, uint64_t rem, Span out[NCAT]) {
+    out[CAT_CARDS] = majority_span(popc(pa), popc(pb), popc(rem));
+    out[CAT_DENARI] = majority_span(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
+    out[CAT_SETTEBELLO] = holder_span(pa, pb, SETTEBELLO);
+    out[CAT_RE_BELLO] = S->re_bello ? holder_span(pa, pb, RE_BELLO) : (Span){0, 0};
+}
+
 /*
  * What the piles already decide.  Returns the points that no future play can
  * change; *summary gets what of team A's pile can still change the score (the
@@ -128,25 +146,16 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     int off = 0, open = 0, chi = 0, clo = 0;
     uint64_t sm = 0;
-    /* the majorities are of the cards in the deal: 21 of 40 cards and 6 of 10
-     * Denari in a whole deal, fewer in a position made without every card */
-    int ca = popc(pa), nrem = popc(rem);
-    Span cs = majority_span(ca, popc(pb), nrem);
-    if (cs.lo == cs.hi) off += cs.lo;
-    else { sm |= (uint64_t)(ca + 1); open++; chi += cs.hi; clo += cs.lo; }
-    int da = popc(pa & DENARI_MASK);
-    Span ds = majority_span(da, popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
-    int den_done = ds.lo == ds.hi;
-    if (den_done) off += ds.lo;
-    else { sm |= (uint64_t)(da + 1) << 6; open++; chi += ds.hi; clo += ds.lo; }
-    Span ss = holder_span(pa, pb, SETTEBELLO);
-    if (ss.lo == ss.hi) off += ss.lo;
-    else { open++; chi += ss.hi; clo += ss.lo; }
-    if (S->re_bello) {
-        Span rs = holder_span(pa, pb, RE_BELLO);
-        if (rs.lo == rs.hi) off += rs.lo;
-        else { open++; chi += rs.hi; clo += rs.lo; }
+    Span sp[NCAT];
+    category_spans(S, pa, pb, rem, sp);
+    for (int c = 0; c < NCAT; c++) {
+        if (sp[c].lo == sp[c].hi) off += sp[c].lo;
+        else { open++; chi += sp[c].hi; clo += sp[c].lo; }
     }
+    /* an open majority keeps team A's count in the summary */
+    if (sp[CAT_CARDS].lo != sp[CAT_CARDS].hi) sm |= (uint64_t)(popc(pa) + 1);
+    int den_done = sp[CAT_DENARI].lo == sp[CAT_DENARI].hi;
+    if (!den_done) sm |= (uint64_t)(popc(pa & DENARI_MASK) + 1) << 6;
     if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
     /* primiera */
     int a[4], b[4], r[4];

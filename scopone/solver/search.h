@@ -149,14 +149,10 @@ typedef struct { int lo, hi, pcls; } Range;
 static inline void range_narrow(const Solver *S, Range *r) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
-    Span cs = majority_span(popc(pa), popc(pb), popc(rem));
-    Span ds = majority_span(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
-    Span ss = holder_span(pa, pb, SETTEBELLO);
-    int hi = PCLS_HI(r->pcls) + cs.hi + ds.hi + ss.hi, lo = PCLS_LO(r->pcls) + cs.lo + ds.lo + ss.lo;
-    if (S->re_bello) {
-        Span rs = holder_span(pa, pb, RE_BELLO);
-        hi += rs.hi; lo += rs.lo;
-    }
+    Span sp[NCAT];
+    category_spans(S, pa, pb, rem, sp);
+    int hi = PCLS_HI(r->pcls), lo = PCLS_LO(r->pcls);
+    for (int c = 0; c < NCAT; c++) { hi += sp[c].hi; lo += sp[c].lo; }
     if (hi < r->hi) r->hi = hi;
     if (lo > r->lo) r->lo = lo;
 }
