@@ -19,7 +19,13 @@ A build is a directory holding a ``scopone`` package with its compiled core
 ``benchmarks/solve.py --options``).  Each process imports ``scopone`` from that
 directory before anything else, so the build measured is the one named.  The
 node counts must be equal for the same options: a build that changes them
-changed the search, not only its speed.
+changed the search, not only its speed.  A build from before ``make_backends``
+(the core before issue 15, commit c7e4d96) is timed through its own ``solve()``
+on the same endgames, without options:
+
+    git clone -q . /tmp/old15 && git -C /tmp/old15 checkout -q c7e4d96
+    (cd /tmp/old15 && python setup.py build_ext --inplace)
+    python benchmarks/builds.py /tmp/old15 . --n 7 --seeds 1,2,3,4,5 --rounds 3
 """
 
 from __future__ import annotations
@@ -43,9 +49,28 @@ import scopone.solver._core as core  # this build's core, before anything puts a
 if not core.__file__.startswith(build + "/"):
     sys.exit(f"no built core in {build} (found {core.__file__})")
 sys.path.append(bench)
-from solve import load, run  # the benchmark's own solve loop
 wanted = {int(s) for s in seeds.split(",")}
-rows = run([p for p in load(int(n)) if p[0] in wanted], "best", options or "all", None, threads=int(threads))
+try:
+    from solve import load, run  # the benchmark's own solve loop
+except ImportError:
+    # a build from before make_backends (the core before issue 15, e.g. c7e4d96): its
+    # solve() on the stored endgames, the same mode, no line
+    import time
+    from pathlib import Path
+    from scopone.position import Position
+    from scopone.solver import solve
+    if options:
+        sys.exit(f"options are not supported for a build before make_backends ({build})")
+    rows = []
+    for row in (Path(bench) / "positions" / f"n{n}.txt").read_text().splitlines():
+        if row.strip() and int(row.split("\t")[0]) in wanted:
+            pos = Position.from_line(row.split("\t")[1])
+            t0, c0 = time.perf_counter(), time.process_time()
+            r = solve(pos, "best", engine="c", line=False, threads=int(threads))
+            rows.append({"cpu": time.process_time() - c0, "time": time.perf_counter() - t0,
+                         "nodes": r.stats.get("nodes", 0), "value": r.value})
+else:
+    rows = run([p for p in load(int(n)) if p[0] in wanted], "best", options or "all", None, threads=int(threads))
 # one thread: CPU time (steadier); several: the wall-clock time they take together
 clock = "cpu" if int(threads) == 1 else "time"
 print(json.dumps({"core": core.__file__, "seconds": sum(r[clock] for r in rows), "nodes": sum(r["nodes"] for r in rows),

@@ -41,3 +41,27 @@ def test_two_runs_of_one_build_agree_and_each_names_its_own_core(capsys):
 def test_a_directory_without_a_built_core_is_refused(tmp_path):
     with pytest.raises(SystemExit, match=f"builds.py: {tmp_path}: no built core in {tmp_path}"):
         _builds().run_build(str(tmp_path), 4, "1")
+
+
+def test_a_build_from_before_make_backends_is_timed_through_its_solve(tmp_path):
+    # a stand-in for the core before issue 15: a package whose scopone.solver has solve()
+    # but no make_backends; its answers (from the line's length) show which endgames it got
+    pkg = tmp_path / "scopone"
+    (pkg / "solver").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "solver" / "_core.py").write_text("")
+    (pkg / "position.py").write_text(
+        "class Position(str):\n    @classmethod\n    def from_line(cls, line):\n        return cls(line)\n")
+    (pkg / "solver" / "__init__.py").write_text(
+        "from types import SimpleNamespace\n"
+        "def solve(pos, mode, engine, line, threads):\n"
+        "    assert (mode, engine, line, threads) == ('best', 'c', False, 1)\n"
+        "    return SimpleNamespace(value=len(pos), stats={'nodes': 10 * len(pos)})\n")
+    rows = dict(line.split("\t") for line in (ROOT / "benchmarks" / "positions" / "n4.txt").read_text().splitlines()
+                if line.strip())
+    mod = _builds()
+    got = mod.run_build(str(tmp_path), 4, "2,3")
+    assert got["values"] == [len(rows["2"]), len(rows["3"])]
+    assert got["nodes"] == 10 * (len(rows["2"]) + len(rows["3"]))
+    with pytest.raises(SystemExit, match="options are not supported for a build before make_backends"):
+        mod.run_build(f"{tmp_path}:all", 4, "2")
