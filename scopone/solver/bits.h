@@ -14,7 +14,6 @@ static uint64_t ZA[40][5]; /* OPT_PARTITION: a Denari card at a place; any other
 static uint8_t SUBS[16][5][6], NSUBS[16][5]; /* subsets of a nibble by size */
 static uint8_t LOWBITS[16][5];                /* the k lowest bits of a nibble */
 static uint8_t GATHER[4][256];                /* 2 suit bits of one byte (2 ranks) */
-static uint8_t BESTPV[1024];                  /* best primiera value of a 10-bit suit set */
 static uint8_t PVLEVEL[22];                   /* primiera value -> level 0..8 */
 static uint16_t RANKS_UPTO[22];               /* ranks (bit r-1) whose primiera value <= v */
 static uint64_t SCATTER[1024];                /* 10-bit Denari set -> 40-bit mask (shift for a suit) */
@@ -60,12 +59,6 @@ static void init_tables(void) {
     for (int st = 0; st < 4; st++)
         for (int b = 0; b < 256; b++)
             GATHER[st][b] = (uint8_t)(((b >> st) & 1) | (((b >> (4 + st)) & 1) << 1));
-    for (int m = 0; m < 1024; m++) {
-        int best = 0;
-        for (int r = 1; r <= 10; r++)
-            if (m >> (r - 1) & 1 && PV[r] > best) best = PV[r];
-        BESTPV[m] = (uint8_t)best;
-    }
     for (int v = 0; v < 22; v++)
         for (int r = 1; r <= 10; r++)
             if (PV[r] <= v) RANKS_UPTO[v] |= (uint16_t)(1 << (r - 1));
