@@ -49,28 +49,26 @@ import scopone.solver._core as core  # this build's core, before anything puts a
 if not core.__file__.startswith(build + "/"):
     sys.exit(f"no built core in {build} (found {core.__file__})")
 sys.path.append(bench)
+from endgames import load
 wanted = {int(s) for s in seeds.split(",")}
+positions = [p for p in load(int(n)) if p[0] in wanted]
 try:
-    from solve import load, run  # the benchmark's own solve loop
+    from solve import run  # the benchmark's own solve loop
 except ImportError:
     # a build from before make_backends (the core before issue 15, e.g. c7e4d96): its
-    # solve() on the stored endgames, the same mode, no line
+    # own solve(), the same mode, no line
     import time
-    from pathlib import Path
-    from scopone.position import Position
     from scopone.solver import solve
     if options:
         sys.exit(f"options are not supported for a build before make_backends ({build})")
     rows = []
-    for row in (Path(bench) / "positions" / f"n{n}.txt").read_text().splitlines():
-        if row.strip() and int(row.split("\t")[0]) in wanted:
-            pos = Position.from_line(row.split("\t")[1])
-            t0, c0 = time.perf_counter(), time.process_time()
-            r = solve(pos, "best", engine="c", line=False, threads=int(threads))
-            rows.append({"cpu": time.process_time() - c0, "time": time.perf_counter() - t0,
-                         "nodes": r.stats.get("nodes", 0), "value": r.value})
+    for _, pos in positions:
+        t0, c0 = time.perf_counter(), time.process_time()
+        r = solve(pos, "best", engine="c", line=False, threads=int(threads))
+        rows.append({"cpu": time.process_time() - c0, "time": time.perf_counter() - t0,
+                     "nodes": r.stats.get("nodes", 0), "value": r.value})
 else:
-    rows = run([p for p in load(int(n)) if p[0] in wanted], "best", options or "all", None, threads=int(threads))
+    rows = run(positions, "best", options or "all", None, threads=int(threads))
 # one thread: CPU time (steadier); several: the wall-clock time they take together
 clock = "cpu" if int(threads) == 1 else "time"
 print(json.dumps({"core": core.__file__, "seconds": sum(r[clock] for r in rows), "nodes": sum(r["nodes"] for r in rows),

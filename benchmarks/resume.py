@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 sys.path.insert(0, str(ROOT))
 
-from solve import load  # noqa: E402
+from endgames import load  # noqa: E402
 
 from scopone.solver import solve  # noqa: E402
 from scopone.solver.checkpoint import TABLE_ENTRIES, TABLE_FILE_ENTRIES, Checkpoint, load_table, write_table  # noqa: E402

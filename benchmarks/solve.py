@@ -30,37 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
+from endgames import POSITIONS, SIZES, load, regenerate  # noqa: E402
 from scopone.deal import deal  # noqa: E402
-from scopone.position import Position  # noqa: E402
 from scopone.solver import make_backends  # noqa: E402
 from scopone.solver.parallel import merged_stats  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
-
-POSITIONS = ROOT / "positions"
-SEEDS = range(1, 21)
-SIZES = range(4, 11)
-
-
-def regenerate(sizes=SIZES) -> None:
-    """Write ``positions/nN.txt`` from the seeds (deterministic)."""
-    POSITIONS.mkdir(exist_ok=True)
-    for n in sizes:
-        lines = [f"{s}\t{deal(seed=s, cards_per_hand=n).line()}" for s in SEEDS]
-        (POSITIONS / f"n{n}.txt").write_text("\n".join(lines) + "\n")
-
-
-def load(n: int) -> list[tuple[int, Position]]:
-    """The stored endgames with ``n`` cards per hand (made on first use)."""
-    path = POSITIONS / f"n{n}.txt"
-    if not path.exists():
-        regenerate([n])
-    out = []
-    for row in path.read_text().splitlines():
-        if row.strip():
-            seed, line = row.split("\t")
-            out.append((int(seed), Position.from_line(line)))
-    return out
-
 
 CORPUS = ROOT.parent / "tests" / "data" / "solved" / "core.jsonl"
 
