@@ -1,26 +1,35 @@
 """Build hook for the compiled search core; everything else lives in pyproject.toml."""
 
 import os
+import platform
+import sys
 from glob import glob
 
 from setuptools import Extension, setup
 
-# Portable flags by default: the build must run on any x86-64/arm64 machine.
-# SCOPONE_MARCH=native (or x86-64-v2, x86-64-v3, ...) builds the core for this
-# machine's processor instead; the README gives what it measured (benchmarks/builds.py).
-flags = ["-O3", "-std=c99", "-fno-strict-aliasing", "-Wall"]
+SOURCES = ["scopone/solver/_core.c"]
+# one translation unit: _core.c includes the parts of the core once each
+DEPENDS = sorted(glob("scopone/solver/*.h"))
+FLAGS = ["-O3", "-std=c99", "-fno-strict-aliasing", "-Wall"]
+# The second build of the core on x86-64 (keep in step with CORE_LEVEL in _core.c,
+# _core_v2.c and LEVEL_MODULE in scopone/solver/core.py).
+LEVEL = "x86-64-v2"
+LEVEL_MODULE = "scopone.solver._core_v2"
+
 march = os.environ.get("SCOPONE_MARCH", "").strip()
 if march:
-    flags.append(f"-march={march}")
+    # SCOPONE_MARCH=native (or x86-64-v2, ...): one core, built for this machine's processor
+    extensions = [Extension("scopone.solver._core", SOURCES, depends=DEPENDS,
+                            extra_compile_args=FLAGS + [f"-march={march}", f'-DCORE_ISA="{march}"'])]
+else:
+    # Portable flags by default: the build must run on any x86-64/arm64 machine.  On
+    # x86-64 a second module is built for LEVEL (Intel since 2008, AMD since 2011), and
+    # scopone.solver.core imports it where the processor has that level; optional, so
+    # a compiler that cannot build it leaves the portable core alone.
+    extensions = [Extension("scopone.solver._core", SOURCES, depends=DEPENDS, extra_compile_args=FLAGS)]
+    if platform.machine().lower() in ("x86_64", "amd64") and sys.platform != "win32":
+        # its own source file (which includes _core.c) gives it its own object file and module name
+        extensions.append(Extension(LEVEL_MODULE, ["scopone/solver/_core_v2.c"], depends=DEPENDS + SOURCES,
+                                    optional=True, extra_compile_args=FLAGS + [f"-march={LEVEL}"]))
 
-setup(
-    ext_modules=[
-        Extension(
-            "scopone.solver._core",
-            ["scopone/solver/_core.c"],
-            # one translation unit: _core.c includes the parts of the core once each
-            depends=sorted(glob("scopone/solver/*.h")),
-            extra_compile_args=flags,
-        )
-    ],
-)
+setup(ext_modules=extensions)

@@ -48,6 +48,10 @@ sys.path.insert(0, build)
 import scopone.solver._core as core  # this build's core, before anything puts another first
 if not core.__file__.startswith(build + "/"):
     sys.exit(f"no built core in {build} (found {core.__file__})")
+try:  # the module the build loads: on x86-64, _core_v2 where the processor has that level
+    from scopone.solver.core import _core as core
+except ImportError:  # a build without scopone.solver.core
+    pass
 sys.path.append(bench)
 from endgames import load
 wanted = {int(s) for s in seeds.split(",")}
@@ -71,7 +75,7 @@ else:
     rows = run(positions, "best", options or "all", None, threads=int(threads))
 # one thread: CPU time (steadier); several: the wall-clock time they take together
 clock = "cpu" if int(threads) == 1 else "time"
-print(json.dumps({"core": core.__file__, "seconds": sum(r[clock] for r in rows), "nodes": sum(r["nodes"] for r in rows),
+print(json.dumps({"core": core.__file__, "isa": getattr(core, "ISA", "portable"), "seconds": sum(r[clock] for r in rows), "nodes": sum(r["nodes"] for r in rows),
                   "values": [r["value"] for r in rows]}))
 """
 
@@ -110,12 +114,13 @@ def main(argv=None) -> int:
     base = rows[args.builds[0]]
     what = "one thread, CPU" if args.threads == 1 else f"{args.threads} threads, wall-clock"
     print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, mode best; {what} seconds per round")
-    print(f"{'build':<34} {'core':<12} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13}  ratios")
+    print(f"{'build':<34} {'core':<12} {'isa':<10} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13}  ratios")
     for b in args.builds:
         secs = [x["seconds"] for x in rows[b]]
         ratios = sorted(x["seconds"] / y["seconds"] for x, y in zip(rows[b], base))
         same = "" if rows[b][0]["values"] == base[0]["values"] else "  VALUES DIFFER"
-        print(f"{b:<34} {Path(rows[b][0]['core']).parent.parent.parent.name[:12]:<12} {min(secs):7.2f} "
+        print(f"{b:<34} {Path(rows[b][0]['core']).parent.parent.parent.name[:12]:<12} "
+              f"{rows[b][0]['isa'][:10]:<10} {min(secs):7.2f} "
               f"{statistics.median(secs):7.2f} {rows[b][0]['nodes']:>14,} {statistics.median(ratios):13.3f}  "
               f"{' '.join(f'{x:.2f}' for x in ratios)}{same}")
     return 0

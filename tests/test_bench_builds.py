@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import scopone.solver._core as core
+from scopone.solver.core import _core as core  # the core this interpreter loaded (portable or _core_v2)
 
 ROOT = Path(__file__).resolve().parent.parent
 

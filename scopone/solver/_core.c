@@ -390,11 +390,41 @@ static PyTypeObject SolverType = {
     .tp_methods = Solver_methods,
 };
 
+/*
+ * setup.py builds this file twice on x86-64: the portable module _core and,
+ * with -march=CORE_ISA, a second module for processors that have that level
+ * (CORE_NAME names it); scopone/solver/core.py imports the second where
+ * CPU_LEVEL_OK of the first says the processor runs it.
+ */
+#ifndef CORE_NAME
+#define CORE_NAME _core
+#endif
+#ifndef CORE_ISA
+#define CORE_ISA "portable"
+#endif
+#ifndef CORE_LEVEL
+#define CORE_LEVEL "x86-64-v2" /* the level setup.py builds the second module for */
+#endif
+#define CORE_STR_(x) #x
+#define CORE_STR(x) CORE_STR_(x)
+#define CORE_INIT_(name) PyInit_##name
+#define CORE_INIT(name) CORE_INIT_(name)
+
+/* whether this processor (and its operating system, for AVX) runs code built for CORE_LEVEL */
+static int cpu_level_ok(void) {
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+    __builtin_cpu_init();
+    return __builtin_cpu_supports(CORE_LEVEL) != 0;
+#else
+    return 0;
+#endif
+}
+
 static struct PyModuleDef coremodule = {
-    PyModuleDef_HEAD_INIT, "_core", "Compiled search core of the Scopone solver.", -1, NULL,
+    PyModuleDef_HEAD_INIT, CORE_STR(CORE_NAME), "Compiled search core of the Scopone solver.", -1, NULL,
 };
 
-PyMODINIT_FUNC PyInit__core(void) {
+PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     init_tables();
     if (PyType_Ready(&SolverType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
@@ -431,5 +461,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "OPT_SMALLTT", OPT_SMALLTT);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
+    PyModule_AddStringConstant(m, "ISA", CORE_ISA);
+    PyModule_AddStringConstant(m, "CPU_LEVEL", CORE_LEVEL);
+    PyModule_AddIntConstant(m, "CPU_LEVEL_OK", cpu_level_ok());
     return m;
 }

@@ -1,5 +1,12 @@
 """The compiled search core (``scopone.solver._core``, C) behind the solver's backend API.
 
+On x86-64 the install builds the core twice from the same source: portable
+(``_core``) and for the x86-64-v2 level (``_core_v2``: Intel since 2008, AMD
+since 2011; what it gains is mostly the ``popcnt`` instruction).  The second is
+imported where the processor runs it (``_core.CPU_LEVEL_OK``).
+``SCOPONE_CORE=portable`` in the environment keeps the portable one.  Both search
+the same trees (the tests compare their values and nodes).
+
 :class:`CoreBackend` answers the driver's fail-soft questions exactly like
 :class:`scopone.solver.reference.PythonSearch`, only much faster.  The capture
 rules reach C as data: the CP-SAT patterns of :func:`scopone.captures.capture_table`
@@ -15,6 +22,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
+import os
 import time
 from pathlib import Path
 
@@ -23,8 +32,25 @@ from ..position import Move, Position
 from ..rules import Rules
 from .reference import SearchInterrupted
 
+#: The core built for a newer x86-64 level (setup.py builds it beside the portable
+#: ``_core``); imported where the processor has that level, unless ``SCOPONE_CORE=portable``.
+LEVEL_MODULE = "_core_v2"
+
+
+def _load_core():
+    """The portable core, or the one built for this processor's level where it runs here."""
+    from . import _core as portable
+
+    if os.environ.get("SCOPONE_CORE", "").strip().lower() == "portable" or not portable.CPU_LEVEL_OK:
+        return portable
+    try:
+        return importlib.import_module(f"{__package__}.{LEVEL_MODULE}")
+    except ImportError:  # an install whose compiler could not build it
+        return portable
+
+
 try:
-    from . import _core
+    _core = _load_core()
 except ImportError as _e:  # pragma: no cover - the install builds it
     _core = None
     _IMPORT_ERROR = str(_e)
