@@ -322,6 +322,19 @@ def test_partition_agrees_on_random_endgames():
         assert moves_and_values(got) == moves_and_values(ref), pos.line()
 
 
+
+def test_partition_agrees_at_seven_cards_with_the_table_nodes_region():
+    # from 7 cards a hand the table nodes keep their class entries in a region of their
+    # own: the value found with it, proven again by two null-window searches without the
+    # class table (an independent search: value >= v and value <= v)
+    pos = deal(seed=91003, rules=Rules(), cards_per_hand=7, policy="random")
+    backend = CoreBackend(pos.rules, options="all")
+    v = solve_with(backend, pos, "best", line=False).value
+    assert backend.stats()["partition_memory_bytes"] > 1 << 20  # the region was there
+    ref = CoreBackend(pos.rules, options="all-partition")
+    assert ref.search(pos, v - 1, v) >= v and ref.search(pos, v, v + 1) <= v, pos.line()
+
+
 @pytest.mark.parametrize("options", ["all+deeptt", "all+canon", "all+deeptt+canon+order2", "all+noscopa+deeptt",
                                      "all+deeptt+noscopa+dominance", "dominance", "all+quasi", "all+partition",
                                      "all+deeptt+partition", "all+deeptt+canon+partition", "summary+partition",
@@ -525,6 +538,19 @@ def test_small_tables_are_reported():
     solve_with(backend, pos, "best", line=False)
     st = backend.stats()
     assert 0 < st["small_memory_bytes"] <= 1 << 18 and 0 < st["partition_memory_bytes"] <= 1 << 18
+
+
+def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
+    # from 7 cards a hand the table nodes' class entries get 8 MiB of their own beside the
+    # plain search's 1 MiB; a small memory bound keeps the whole within a quarter of it.
+    # (A window just below the value limit: a quick search, after the tables are made.)
+    six, seven = endgame(43, Rules(), 6), endgame(43, Rules(), 7)
+    for pos, memory_mb, expected in ((six, 64, 1 << 20), (seven, 64, 9 << 20), (seven, 16, 3 << 20),
+                                     (seven, 1, 1 << 18)):
+        backend = CoreBackend(pos.rules, memory_mb=memory_mb)
+        lim = pos.value_limit()
+        assert backend.search(pos, lim - 3, lim - 2) <= lim - 3
+        assert backend.stats()["partition_memory_bytes"] == expected, (bin(pos.hands[0]).count("1"), memory_mb)
 
 
 def _corpus():

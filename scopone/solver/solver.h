@@ -226,7 +226,7 @@ typedef struct {
     uint64_t st_hits;
     AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;
-    uint64_t at_mask;
+    uint64_t at_mask, at_hi_mask;
     size_t at_bytes;
     uint64_t at_hits, at_stores, etc_cuts;
     /* interruption */
