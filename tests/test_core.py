@@ -322,7 +322,6 @@ def test_partition_agrees_on_random_endgames():
         assert moves_and_values(got) == moves_and_values(ref), pos.line()
 
 
-
 def test_partition_agrees_at_seven_cards_with_the_table_nodes_region():
     # from 7 cards a hand the table nodes keep their class entries in a region of their
     # own: the value found with it, proven again by two null-window searches without the

@@ -410,7 +410,7 @@ static PyTypeObject SolverType = {
 #define CORE_INIT_(name) PyInit_##name
 #define CORE_INIT(name) CORE_INIT_(name)
 
-/* whether this processor (and its operating system, for AVX) runs code built for CORE_LEVEL */
+/* whether this processor runs code built for CORE_LEVEL */
 static int cpu_level_ok(void) {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
     __builtin_cpu_init();
