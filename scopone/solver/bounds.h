@@ -7,8 +7,7 @@
 #include "moves.h"
 
 /* could the seat sweep this table now (a superset: used for sure bounds) */
-static inline int can_sweep_now(const Solver *S, int seat) {
-    uint64_t table = S->table, hand = S->hand[seat];
+static inline int can_sweep(const Solver *S, uint64_t table, uint64_t hand) {
     if (!table || !hand) return 0;
     if (S->apt && (hand & 15) && (S->asso_scopa || S->asso_takes_asso)) return 1;
     int sum = table_sum(table);
@@ -16,6 +15,8 @@ static inline int can_sweep_now(const Solver *S, int seat) {
     if (S->quindici && sum < 15 && 15 - sum <= 10 && (hand >> (4 * (14 - sum)) & 15)) return 1;
     return 0;
 }
+
+static inline int can_sweep_now(const Solver *S, int seat) { return can_sweep(S, S->table, S->hand[seat]); }
 
 /* an upper bound on how many disjoint (card laid by seat b on an empty table,
  * card of seat a that sweeps it) pairs exist */

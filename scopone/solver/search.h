@@ -138,7 +138,8 @@ static inline void robust_none(Solver *S, int v, int beta) { S->rb = v >= beta ?
 typedef struct { int lo, hi, pcls; } Range;
 
 /*
- * OPT_RANGE: the range r narrowed to the piles after a capture.  The cards,
+ * OPT_RANGE: the range r narrowed to the piles pa, pb after a capture, with
+ * the cards rem still in play (range_narrow: the solver's own).  The cards,
  * the Denari, the settebello and re bello end, at best for team A, with every
  * card still in play going to A, and at worst with every one going to B; the
  * primiera keeps the range of the plain search's start (recomputing it costs
@@ -146,15 +147,17 @@ typedef struct { int lo, hi, pcls; } Range;
  * position keeps (counts, Denari, the settebello's holder), so the bounds
  * hold for the class as the start's do.  Not with napola (r allows for it).
  */
-static inline void range_narrow(const Solver *S, Range *r) {
-    uint64_t pa = S->pile[0], pb = S->pile[1];
-    uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
+static inline void range_narrow_to(const Solver *S, Range *r, uint64_t pa, uint64_t pb, uint64_t rem) {
     Span sp[NCAT];
     category_spans(S, pa, pb, rem, sp);
     int hi = PCLS_HI(r->pcls), lo = PCLS_LO(r->pcls);
     for (int c = 0; c < NCAT; c++) { hi += sp[c].hi; lo += sp[c].lo; }
     if (hi < r->hi) r->hi = hi;
     if (lo > r->lo) r->lo = lo;
+}
+
+static inline void range_narrow(const Solver *S, Range *r) {
+    range_narrow_to(S, r, S->pile[0], S->pile[1], S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table);
 }
 
 /* the value of the final piles (sc: the scope difference), with its bound for a class
@@ -178,6 +181,12 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
         /* the categories end in [cr->lo, cr->hi]; each play but the last makes at most one scopa */
         int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
         int hi = cr->hi + sc + plays_a, lo = cr->lo + sc - plays_b;
+        /* OPT_TIGHT: the mover's play makes no scopa if its card cannot sweep the table (as in ab_small) */
+        if (S->opts & OPT_TIGHT) {
+            if (seat & 1) {
+                if (lo == beta - 1 && plays_b > 0 && !can_sweep(S, table, S->hand[seat])) lo++;
+            } else if (hi == alpha + 1 && plays_a > 0 && !can_sweep(S, table, S->hand[seat])) hi--;
+        }
         if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
         if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
     }
@@ -198,7 +207,19 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
         S->nodes++;
         S->by_left[left - 1]++;
         apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t, p, sco, &l);
-        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, cr, freec);
+        const Range *ccr = cr;
+        Range narrowed;
+        if (ms[i].cap && left > 2 && (S->opts & OPT_RANGE) && !S->napola) {
+            /* OPT_RANGE: the range narrowed after a capture here too, for the next play's bound;
+             * the cards still in play are the table and the seats after this one (the last
+             * round plays on copies: S->hand still holds the cards played in it) */
+            uint64_t rem = t;
+            for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
+            narrowed = *cr;
+            range_narrow_to(S, &narrowed, p[0], p[1], rem);
+            ccr = &narrowed;
+        }
+        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, ccr, freec);
         robust_add(S, &rob, maximise, v, beta);
         if (minimax_step(maximise, v, &best, &alpha, &beta)) return best; /* S->rb: the cutting child's */
     }
@@ -253,6 +274,14 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
         if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
         int hi = cr->hi + sc + na, lo = cr->lo + sc - nb;
+        /* OPT_TIGHT: the mover's play makes no scopa if it cannot sweep now (a matter of ranks, so
+         * the same in the whole class); looked at only where that one scopa decides the cut
+         * (always looking, measured on 2 December, cost what it saved) */
+        if (S->opts & OPT_TIGHT) {
+            if (S->to_move & 1) {
+                if (lo == beta - 1 && nb > 0 && S->cards_left > 1 && !can_sweep_now(S, S->to_move)) lo++;
+            } else if (hi == alpha + 1 && na > 0 && S->cards_left > 1 && !can_sweep_now(S, S->to_move)) hi--;
+        }
         if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
         if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
     }

@@ -32,10 +32,12 @@
 #define OPT_HISTORY 16 /* history heuristic for quiet moves (off by default: it costs nodes) */
 #define OPT_SMALL 32  /* plain search of the last SMALL_CARDS cards, no table */
 #define OPT_KILLER 64 /* the card that last cut at this depth first, after the TT move */
-#define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs */
+#define OPT_TIGHT 128 /* tighter sure bounds: per-category ranges, scope by sweep runs, no scopa by a mover
+                       * who cannot sweep */
 #define OPT_SMALLBOUNDS 256 /* sure bounds in the plain search of the last rounds too */
 #define OPT_LAST 512 /* the last round played out directly */
-#define OPT_RANGE 1024 /* bounds in the plain search from the categories still open (narrowed after captures) */
+#define OPT_RANGE 1024 /* bounds in the plain search from the categories still open (narrowed after captures,
+                        * in the last round too) */
 #define OPT_SMALLEQUIV 2048 /* equivalent cards in the plain search too */
 #define OPT_DEEPTT 4096 /* with OPT_SMALL: the table down to DEEPTT_MIN cards left, the plain search below */
 #define OPT_ORDER2 8192 /* with OPT_ORDER: captures by scopa, settebello, Denari, cards; lay-downs over 10 first */
