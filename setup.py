@@ -10,11 +10,12 @@ from setuptools import Extension, setup
 SOURCES = ["scopone/solver/_core.c"]
 # one translation unit: _core.c includes the parts of the core once each
 DEPENDS = sorted(glob("scopone/solver/*.h"))
-FLAGS = ["-O3", "-std=c99", "-fno-strict-aliasing", "-Wall"]
-# The second build of the core on x86-64 (keep in step with CORE_LEVEL in _core.c,
-# _core_v2.c and LEVEL_MODULE in scopone/solver/core.py).
+# The second build of the core on x86-64: its level and module, named here only (every
+# module gets them: scopone/solver/core.py reads them from the portable one).
 LEVEL = "x86-64-v2"
-LEVEL_MODULE = "scopone.solver._core_v2"
+LEVEL_MODULE = "_core_v2"
+FLAGS = ["-O3", "-std=c99", "-fno-strict-aliasing", "-Wall",
+         f'-DCORE_LEVEL="{LEVEL}"', f'-DCORE_LEVEL_MODULE="{LEVEL_MODULE}"']
 
 march = os.environ.get("SCOPONE_MARCH", "").strip()
 if march:
@@ -29,7 +30,9 @@ else:
     extensions = [Extension("scopone.solver._core", SOURCES, depends=DEPENDS, extra_compile_args=FLAGS)]
     if platform.machine().lower() in ("x86_64", "amd64") and sys.platform != "win32":
         # its own source file (which includes _core.c) gives it its own object file and module name
-        extensions.append(Extension(LEVEL_MODULE, ["scopone/solver/_core_v2.c"], depends=DEPENDS + SOURCES,
-                                    optional=True, extra_compile_args=FLAGS + [f"-march={LEVEL}"]))
+        extensions.append(Extension(f"scopone.solver.{LEVEL_MODULE}", [f"scopone/solver/{LEVEL_MODULE}.c"],
+                                    depends=DEPENDS + SOURCES, optional=True,
+                                    extra_compile_args=FLAGS + [f"-march={LEVEL}", f"-DCORE_NAME={LEVEL_MODULE}",
+                                                                f'-DCORE_ISA="{LEVEL}"']))
 
 setup(ext_modules=extensions)

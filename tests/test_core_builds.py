@@ -16,7 +16,7 @@ from test_core import RULES, endgame, moves_and_values
 
 portable = importlib.import_module("scopone.solver._core")
 try:
-    level = importlib.import_module(f"scopone.solver.{backend.LEVEL_MODULE}")
+    level = importlib.import_module(f"scopone.solver.{portable.LEVEL_MODULE}")
 except ImportError:  # not x86-64, or a compiler that could not build it
     level = None
 
@@ -27,6 +27,7 @@ needs_level = pytest.mark.skipif(level is None or not portable.CPU_LEVEL_OK,
 def test_each_build_says_what_it_was_built_for():
     assert portable.ISA == "portable"
     assert portable.CPU_LEVEL == "x86-64-v2"
+    assert portable.LEVEL_MODULE == "_core_v2"
     if level is not None:
         assert level.ISA == "x86-64-v2"
 

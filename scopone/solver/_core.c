@@ -394,7 +394,8 @@ static PyTypeObject SolverType = {
  * setup.py builds this file twice on x86-64: the portable module _core and,
  * with -march=CORE_ISA, a second module for processors that have that level
  * (CORE_NAME names it); scopone/solver/core.py imports the second where
- * CPU_LEVEL_OK of the first says the processor runs it.
+ * CPU_LEVEL_OK of the first says the processor runs it.  The level and the
+ * second module's name (CORE_LEVEL, CORE_LEVEL_MODULE) come from setup.py.
  */
 #ifndef CORE_NAME
 #define CORE_NAME _core
@@ -402,8 +403,8 @@ static PyTypeObject SolverType = {
 #ifndef CORE_ISA
 #define CORE_ISA "portable"
 #endif
-#ifndef CORE_LEVEL
-#define CORE_LEVEL "x86-64-v2" /* the level setup.py builds the second module for */
+#if !defined(CORE_LEVEL) || !defined(CORE_LEVEL_MODULE)
+#error "CORE_LEVEL and CORE_LEVEL_MODULE: setup.py defines them"
 #endif
 #define CORE_STR_(x) #x
 #define CORE_STR(x) CORE_STR_(x)
@@ -463,6 +464,7 @@ PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     PyModule_AddStringConstant(m, "ISA", CORE_ISA);
     PyModule_AddStringConstant(m, "CPU_LEVEL", CORE_LEVEL);
+    PyModule_AddStringConstant(m, "LEVEL_MODULE", CORE_LEVEL_MODULE);
     PyModule_AddIntConstant(m, "CPU_LEVEL_OK", cpu_level_ok());
     return m;
 }

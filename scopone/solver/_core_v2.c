@@ -1,8 +1,7 @@
 /*
- * The search core built a second time, with -march=x86-64-v2 (setup.py), as the
- * module _core_v2: the same source, its own object file and module name.
+ * The search core built a second time, for a newer x86-64 level, as its own
+ * module: setup.py compiles this file with that -march and defines CORE_NAME
+ * and CORE_ISA (a source file of its own gives it its own object file).
  * scopone/solver/core.py imports it on processors that have that level.
  */
-#define CORE_NAME _core_v2
-#define CORE_ISA "x86-64-v2"
 #include "_core.c"

@@ -32,19 +32,19 @@ from ..position import Move, Position
 from ..rules import Rules
 from .reference import SearchInterrupted
 
-#: The core built for a newer x86-64 level (setup.py builds it beside the portable
-#: ``_core``); imported where the processor has that level, unless ``SCOPONE_CORE=portable``.
-LEVEL_MODULE = "_core_v2"
-
-
 def _load_core():
-    """The portable core, or the one built for this processor's level where it runs here."""
+    """The portable core, or the one built for this processor's level where it runs here.
+
+    setup.py builds, beside the portable ``_core``, a module for a newer x86-64
+    level and names both in it (``_core.LEVEL_MODULE``, ``_core.CPU_LEVEL``);
+    ``SCOPONE_CORE=portable`` keeps the portable one.
+    """
     from . import _core as portable
 
     if os.environ.get("SCOPONE_CORE", "").strip().lower() == "portable" or not portable.CPU_LEVEL_OK:
         return portable
     try:
-        return importlib.import_module(f"{__package__}.{LEVEL_MODULE}")
+        return importlib.import_module(f"{__package__}.{portable.LEVEL_MODULE}")
     except ImportError:  # an install whose compiler could not build it
         return portable
 
