@@ -181,12 +181,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
         /* the categories end in [cr->lo, cr->hi]; each play but the last makes at most one scopa */
         int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
         int hi = cr->hi + sc + plays_a, lo = cr->lo + sc - plays_b;
-        /* OPT_TIGHT: the mover's play makes no scopa if its card cannot sweep the table (as in ab_small) */
-        if (S->opts & OPT_TIGHT) {
-            if (seat & 1) {
-                if (lo == beta - 1 && plays_b > 0 && !can_sweep(S, table, S->hand[seat])) lo++;
-            } else if (hi == alpha + 1 && plays_a > 0 && !can_sweep(S, table, S->hand[seat])) hi--;
-        }
+        mover_sweep_bound(S, seat, table, S->hand[seat], plays_a, plays_b, alpha, beta, &hi, &lo);
         if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
         if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
     }
@@ -274,14 +269,8 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
         if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
         int hi = cr->hi + sc + na, lo = cr->lo + sc - nb;
-        /* OPT_TIGHT: the mover's play makes no scopa if it cannot sweep now (a matter of ranks, so
-         * the same in the whole class); looked at only where that one scopa decides the cut
-         * (always looking, measured on 2 December, cost what it saved) */
-        if (S->opts & OPT_TIGHT) {
-            if (S->to_move & 1) {
-                if (lo == beta - 1 && nb > 0 && S->cards_left > 1 && !can_sweep_now(S, S->to_move)) lo++;
-            } else if (hi == alpha + 1 && na > 0 && S->cards_left > 1 && !can_sweep_now(S, S->to_move)) hi--;
-        }
+        /* (the mover's play is counted in na or nb unless it is the deal's last, when they are 0) */
+        mover_sweep_bound(S, S->to_move, S->table, S->hand[S->to_move], na, nb, alpha, beta, &hi, &lo);
         if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
         if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
     }
