@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent
 # directory, imported before benchmarks/solve.py (which puts its own checkout first)
 CHILD = r"""
 import json, sys
-build, bench, n, seeds, options, threads = sys.argv[1:7]
+build, bench, n, seeds, options, threads, mode = sys.argv[1:8]
 sys.path.insert(0, build)
 import scopone.solver._core as core  # this build's core, before anything puts another first
 if not core.__file__.startswith(build + "/"):
@@ -68,11 +68,11 @@ except ImportError:
     rows = []
     for _, pos in positions:
         t0, c0 = time.perf_counter(), time.process_time()
-        r = solve(pos, "best", engine="c", line=False, threads=int(threads))
+        r = solve(pos, mode, engine="c", line=False, threads=int(threads))
         rows.append({"cpu": time.process_time() - c0, "time": time.perf_counter() - t0,
                      "nodes": r.stats.get("nodes", 0), "value": r.value})
 else:
-    rows = run(positions, "best", options or "all", None, threads=int(threads))
+    rows = run(positions, mode, options or "all", None, threads=int(threads))
 # one thread: CPU time (steadier); several: the wall-clock time they take together
 clock = "cpu" if int(threads) == 1 else "time"
 print(json.dumps({"core": core.__file__, "isa": getattr(core, "ISA", "portable"), "seconds": sum(r[clock] for r in rows), "nodes": sum(r["nodes"] for r in rows),
@@ -80,11 +80,11 @@ print(json.dumps({"core": core.__file__, "isa": getattr(core, "ISA", "portable")
 """
 
 
-def run_build(spec: str, n: int, seeds: str, threads: int = 1) -> dict:
+def run_build(spec: str, n: int, seeds: str, threads: int = 1, mode: str = "best") -> dict:
     """One round of one build: its seconds (CPU on one thread, else wall-clock), nodes and values over the endgames."""
     build, _, options = spec.partition(":")
     out = subprocess.run([sys.executable, "-c", CHILD, str(Path(build).resolve()), str(ROOT), str(n), seeds, options,
-                          str(threads)],
+                          str(threads), mode],
                          capture_output=True, text=True)
     if out.returncode:
         lines = out.stderr.strip().splitlines() or [f"exit status {out.returncode}"]
@@ -100,28 +100,48 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--threads", type=int, default=1,
                     help="search threads per solve (sharing one table); from 2 the times are wall-clock")
+    ap.add_argument("--mode", choices=["best", "optimal", "all"], default="best",
+                    help="what each solve finds (as scopone solve --mode; the command's default is all)")
+    ap.add_argument("--per-endgame", action="store_true",
+                    help="pair the builds on each endgame instead of on each round: every build solves one "
+                         "endgame before the next is started, so a pair is seconds apart, not minutes (a ratio "
+                         "per endgame and round; the seconds shown are still per round)")
     args = ap.parse_args(argv)
     if len(args.builds) < 2:
         ap.error("give at least two builds")
+    # the units paired: the whole set of endgames per round, or each endgame alone
+    units = args.seeds.split(",") if args.per_endgame else [args.seeds]
     rows: dict[str, list[dict]] = {b: [] for b in args.builds}
+    k = 0
     for r in range(args.rounds):
-        # every other round in reverse order, so that a bias of the place in a round
-        # (seen: a few percent at 6 cards) falls on each build alike
-        for b in args.builds if r % 2 == 0 else args.builds[::-1]:
-            got = run_build(b, args.n, args.seeds, args.threads)
-            rows[b].append(got)
-            print(f"round {r + 1}/{args.rounds}  {b}: {got['seconds']:.2f} s, {got['nodes']:,} nodes", flush=True)
+        for unit in units:
+            # every other run in reverse order, so that a bias of the place in a run
+            # (seen: a few percent at 6 cards) falls on each build alike
+            for b in args.builds if k % 2 == 0 else args.builds[::-1]:
+                got = run_build(b, args.n, unit, args.threads, args.mode)
+                rows[b].append(got)
+                where = f"round {r + 1}/{args.rounds}" + (f" endgame {unit}" if args.per_endgame else "")
+                print(f"{where}  {b}: {got['seconds']:.2f} s, {got['nodes']:,} nodes", flush=True)
+            k += 1
     base = rows[args.builds[0]]
     what = "one thread, CPU" if args.threads == 1 else f"{args.threads} threads, wall-clock"
-    print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, mode best; {what} seconds per round")
+    paired = "endgame" if args.per_endgame else "round"
+    print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, mode {args.mode}; {what} seconds per round; "
+          f"ratios paired per {paired}")
     print(f"{'build':<34} {'core':<12} {'isa':<10} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13}  ratios")
+    u = len(units)
     for b in args.builds:
-        secs = [x["seconds"] for x in rows[b]]
+        # per round: the sums over its units (one unit unless --per-endgame)
+        per_round = [rows[b][i:i + u] for i in range(0, len(rows[b]), u)]
+        secs = [sum(x["seconds"] for x in rnd) for rnd in per_round]
+        nodes = sum(x["nodes"] for x in per_round[0])
+        values = [v for x in per_round[0] for v in x["values"]]
+        base_values = [v for x in base[:u] for v in x["values"]]
         ratios = sorted(x["seconds"] / y["seconds"] for x, y in zip(rows[b], base))
-        same = "" if rows[b][0]["values"] == base[0]["values"] else "  VALUES DIFFER"
+        same = "" if values == base_values else "  VALUES DIFFER"
         print(f"{b:<34} {Path(rows[b][0]['core']).parent.parent.parent.name[:12]:<12} "
               f"{rows[b][0]['isa'][:10]:<10} {min(secs):7.2f} "
-              f"{statistics.median(secs):7.2f} {rows[b][0]['nodes']:>14,} {statistics.median(ratios):13.3f}  "
+              f"{statistics.median(secs):7.2f} {nodes:>14,} {statistics.median(ratios):13.3f}  "
               f"{' '.join(f'{x:.2f}' for x in ratios)}{same}")
     return 0
 

@@ -36,6 +36,18 @@ def test_two_runs_of_one_build_agree_and_each_names_its_own_core(capsys):
     rounds = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith("round ")]
     assert rounds == [f"round 1/2  {build}", f"round 1/2  {build}:plain",
                       f"round 2/2  {build}:plain", f"round 2/2  {build}"]
+    # --per-endgame pairs each endgame: every build solves it before the next endgame, in
+    # alternating order; the table still shows rounds (the nodes of both endgames)
+    assert mod.main([build, f"{build}:plain", "--n", "4", "--seeds", "1,2", "--rounds", "1", "--per-endgame",
+                     "--mode", "all"]) == 0
+    out = capsys.readouterr().out
+    runs = [line.split(": ")[0] for line in out.splitlines() if line.startswith("round ")]
+    assert runs == [f"round 1/1 endgame 1  {build}", f"round 1/1 endgame 1  {build}:plain",
+                    f"round 1/1 endgame 2  {build}:plain", f"round 1/1 endgame 2  {build}"]
+    assert "mode all" in out and "paired per endgame" in out
+    both = mod.run_build(build, 4, "1,2", mode="all")
+    assert f"{both['nodes']:,}" in out.split("paired per endgame")[1].splitlines()[2]
+    assert both["nodes"] > mod.run_build(build, 4, "1,2")["nodes"]  # mode all searches more than best
 
 
 def test_a_directory_without_a_built_core_is_refused(tmp_path):

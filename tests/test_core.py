@@ -322,14 +322,18 @@ def test_partition_agrees_on_random_endgames():
         assert moves_and_values(got) == moves_and_values(ref), pos.line()
 
 
-def test_partition_agrees_at_seven_cards_with_the_table_nodes_region():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_partition_agrees_at_seven_cards_with_the_table_nodes_region(threads):
     # from 7 cards a hand the table nodes keep their class entries in a region of their
-    # own: the value found with it, proven again by two null-window searches without the
-    # class table (an independent search: value >= v and value <= v)
+    # own, which two threads share: the value found with it, proven again by two
+    # null-window searches without the class table (an independent search: value >= v
+    # and value <= v)
     pos = deal(seed=91003, rules=Rules(), cards_per_hand=7, policy="random")
-    backend = CoreBackend(pos.rules, options="all")
-    v = solve_with(backend, pos, "best", line=False).value
-    assert backend.stats()["partition_memory_bytes"] > 1 << 20  # the region was there
+    backend, helpers = make_backends(pos, "c", threads=threads, options="all")
+    v = solve_with(backend, pos, "best", line=False, helpers=helpers).value
+    # the region was there (the plain search's own is 512 KiB), and two threads shared it
+    parts = [b.stats()["partition_memory_bytes"] for b in [backend, *helpers]]
+    assert parts == [(1 << 19) + (4 << 20) // threads] * threads
     ref = CoreBackend(pos.rules, options="all-partition")
     assert ref.search(pos, v - 1, v) >= v and ref.search(pos, v, v + 1) <= v, pos.line()
 
@@ -526,26 +530,29 @@ def test_a_solve_frees_its_backends_without_the_cycle_collector(threads, time_li
 
 def test_small_tables_are_reported():
     # the class table and smalltt's table come on top of --memory: stats say how big they are
-    # (1 MiB each, or a quarter of a smaller bound), 0 where the option is off
+    # (512 KiB and 1 MiB, or a quarter of a smaller bound, but the class table keeps its 2^16
+    # entries of 8 bytes at least), 0 where the option is off
     pos = endgame(43, Rules(), 5)
     for options, small in (("all", 0), ("all+smalltt", 1 << 20)):
         backend = CoreBackend(pos.rules, memory_mb=64, options=options)
         solve_with(backend, pos, "best", line=False)
         st = backend.stats()
-        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == 1 << 20
+        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == 1 << 19
     backend = CoreBackend(pos.rules, memory_mb=1, options="all+smalltt")
     solve_with(backend, pos, "best", line=False)
     st = backend.stats()
-    assert 0 < st["small_memory_bytes"] <= 1 << 18 and 0 < st["partition_memory_bytes"] <= 1 << 18
+    assert 0 < st["small_memory_bytes"] <= 1 << 18 and st["partition_memory_bytes"] == 1 << 19
 
 
 def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
-    # from 7 cards a hand the table nodes' class entries get 8 MiB of their own beside the
-    # plain search's 1 MiB; a small memory bound keeps the whole within a quarter of it.
+    # from 7 cards a hand the table nodes' class entries get 4 MiB of their own beside the
+    # plain search's 512 KiB; a small memory bound keeps the whole within a quarter of it
+    # (16 MiB: 512 KiB + 2 MiB) but not below 2^16 entries of 8 bytes a region (1 MiB: no
+    # region of the table nodes, and 512 KiB for the plain search's, over the quarter).
     # (A window just below the value limit: a quick search, after the tables are made.)
     six, seven = endgame(43, Rules(), 6), endgame(43, Rules(), 7)
-    for pos, memory_mb, expected in ((six, 64, 1 << 20), (seven, 64, 9 << 20), (seven, 16, 3 << 20),
-                                     (seven, 1, 1 << 18)):
+    for pos, memory_mb, expected in ((six, 64, 1 << 19), (seven, 64, (1 << 19) + (4 << 20)),
+                                     (seven, 16, (1 << 19) + (2 << 20)), (seven, 1, 1 << 19)):
         backend = CoreBackend(pos.rules, memory_mb=memory_mb)
         lim = pos.value_limit()
         assert backend.search(pos, lim - 3, lim - 2) <= lim - 3

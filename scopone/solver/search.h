@@ -385,17 +385,17 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
  * primiera's least (most) in the range of the node that uses it.
  */
 static inline int partition_probe(Solver *S, uint64_t ak, int pcls, int alpha, int beta) {
-    const AEntry *e = abstract_probe(S, ak);
-    if (!e) return 0;
-    int sd = S->scope[0] - S->scope[1];
-    if (e->lo > -TT_NONE && e->lo + sd + PCLS_LO(pcls) >= beta) {
+    AEntry e;
+    if (!abstract_probe(S, ak, &e)) return 0;
+    int sd = S->scope[0] - S->scope[1], lo = aentry_lo(e), hi = aentry_hi(e);
+    if (lo > -TT_NONE && lo + sd + PCLS_LO(pcls) >= beta) {
         S->at_hits++;
-        robust_set(S, e->lo + sd + PCLS_LO(pcls), pcls);
+        robust_set(S, lo + sd + PCLS_LO(pcls), pcls);
         return 1;
     }
-    if (e->hi < TT_NONE && e->hi + sd + PCLS_HI(pcls) <= alpha) {
+    if (hi < TT_NONE && hi + sd + PCLS_HI(pcls) <= alpha) {
         S->at_hits++;
-        robust_set(S, e->hi + sd + PCLS_HI(pcls), pcls);
+        robust_set(S, hi + sd + PCLS_HI(pcls), pcls);
         return 1;
     }
     return 0;

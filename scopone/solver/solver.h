@@ -134,6 +134,11 @@ typedef struct SharedTable {
     int refs;
     int readers; /* of refs, the Solvers that only read it (a checkpoint's table reader): they search no share */
     uint64_t busy[BUSY_SLOTS]; /* OPT_ABDADA: keys of the nodes near the roots that threads are searching */
+    uint64_t *at_hi;           /* OPT_PARTITION: the table nodes' region of the class table (see
+                                * Solver.at_hi), made by the first Solver that needs it */
+    void *at_hi_raw;
+    uint64_t at_hi_mask;
+    size_t at_hi_bytes;
 } SharedTable;
 
 /* what decided() found for one (pile A, pile B, cards in play) */
@@ -168,11 +173,11 @@ typedef struct {
  * they can still change their category, and without napola the piles' Denari by
  * their count and who holds the settebello (and re bello).
  */
-typedef struct {
-    uint64_t key;
-    int8_t lo, hi; /* -TT_NONE, TT_NONE: none */
-    uint8_t pad[6];
-} AEntry;
+/* one 64-bit word, read and written whole: bits 16-63 the key's (its low bits are the slot, and a
+ * region has 2^16 slots at least, so slot and word hold the whole key), bits 0-7 lo + TT_NONE and
+ * bits 8-15 TT_NONE - hi, so that a zeroed entry holds no bound (aentry_lo, aentry_hi).  8 bytes an
+ * entry: the plain search's region takes half of a 1 MB L2 cache */
+typedef uint64_t AEntry;
 
 /* OPT_SMALLTT: an entry of the plain search's table (exact positions, see ab_small) */
 typedef struct SEntry {
@@ -182,7 +187,11 @@ typedef struct SEntry {
     uint8_t rslo, rshi; /* the primiera ranges (PCLS) those hold for */
     uint8_t pad[2];
 } SEntry;
-#define DCACHE 4096
+#ifndef DCACHE
+#define DCACHE 1024 /* decided_cached's entries: 64 KB (4096, 256 KB, crowded the L2 cache the plain
+                     * search's class region lives in: 7 cards, paired, 0.92-0.94 the time with 1024 or
+                     * 256 against 4096; README, 3 December) */
+#endif
 
 typedef struct {
     PyObject_HEAD
@@ -226,10 +235,12 @@ typedef struct {
     uint64_t st_mask;
     size_t st_bytes;
     uint64_t st_hits;
-    AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
+    AEntry *at;       /* OPT_PARTITION: the table of abstract positions: the plain search's region (this
+                       * Solver's own: it stays in this core's cache) */
+    AEntry *at_hi;    /* and the table nodes' region: this Solver's own, or a shared table's */
     void *at_raw;
     uint64_t at_mask, at_hi_mask;
-    size_t at_bytes;
+    size_t at_bytes;  /* of the regions, the memory of this Solver's own */
     uint64_t at_hits, at_stores, etc_cuts;
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */

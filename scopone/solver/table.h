@@ -270,6 +270,7 @@ static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
 static void shared_release(SharedTable *t) {
     if (t && --t->refs == 0) {
         free(t->raw);
+        free(t->at_hi_raw);
         free(t);
     }
 }
@@ -284,19 +285,25 @@ static void free_tables(Solver *S) {
     }
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
-    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
+    free(S->at_raw); S->at_raw = NULL; S->at = S->at_hi = NULL; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
     free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
 }
 
 #ifndef PARTITION_TABLE_BYTES
-#define PARTITION_TABLE_BYTES (1u << 20) /* measured: 64 KB to 2 MB alike (the cache); 16 MB 15% slower */
+#define PARTITION_TABLE_BYTES (1u << 19) /* 2^16 entries of 8 bytes, half of a 1 MB L2 cache (16-byte entries:
+                                          * 64 KB to 2 MB alike, 16 MB 15% slower; README) */
 #endif
 #ifndef PARTITION_HI_BYTES
-#define PARTITION_HI_BYTES (8u << 20) /* the table nodes' region of the class table (0: none) */
+#define PARTITION_HI_BYTES (4u << 20) /* the table nodes' region of the class table (0: none): 2^19 entries */
 #endif
 #ifndef PARTITION_HI_ROOT
-#define PARTITION_HI_ROOT 28 /* the fewest cards in hands at the root (7 a hand) for that region:
-                              * measured slower at 5 and 6 cards a hand (its page faults) */
+#define PARTITION_HI_ROOT 25 /* the fewest cards in hands at the root for that region: measured slower
+                              * at 5 and 6 cards a hand (its page faults); from 25, not 28, so that mode
+                              * all's searches of a 7-card root's moves (27) have it too (paired: 7.3%
+                              * fewer nodes, 0.96 the time) */
+#endif
+#ifndef PARTITION_HI_SHARED
+#define PARTITION_HI_SHARED 1 /* threads with a shared table share the table nodes' region too */
 #endif
 #ifndef PARTITION_MIN
 #define PARTITION_MIN 6 /* OPT_PARTITION: the fewest cards left where the abstract table is used */
@@ -369,27 +376,34 @@ static inline uint64_t abstract_key(const Solver *S) {
  * OPT_PARTITION: the slot of ak.  The table nodes (above the plain search) have a
  * region of their own: in one region of 1 MB the plain search's many class
  * entries overwrote theirs, which stand for bigger subtrees (7 cards, endgames
- * 1-5: 8.5% fewer nodes with a region of 8 MB for them, measured in the README).
+ * 1-5: 8.5% fewer nodes with a region of 8 MB of 16-byte entries for them, measured
+ * in the README).  Threads sharing a table share this region (PARTITION_HI_SHARED).
  */
 static inline AEntry *abstract_slot(const Solver *S, uint64_t ak) {
-    if (S->cards_left > S->small && S->at_hi_mask) return S->at + S->at_mask + 1 + (ak & S->at_hi_mask);
+    if (S->cards_left > S->small && S->at_hi_mask) return S->at_hi + (ak & S->at_hi_mask);
     return S->at + (ak & S->at_mask);
 }
 
-/* OPT_PARTITION: the entry of the abstract key ak, NULL if none */
-static inline const AEntry *abstract_probe(const Solver *S, uint64_t ak) {
-    const AEntry *e = abstract_slot(S, ak);
-    return e->key == ak ? e : NULL;
+static inline int aentry_is(AEntry e, uint64_t ak) { return ((e ^ ak) >> 16) == 0; }
+/* an entry's bounds: -TT_NONE, TT_NONE when it has none */
+static inline int aentry_lo(AEntry e) { return (int)(e & 255) - TT_NONE; }
+static inline int aentry_hi(AEntry e) { return TT_NONE - (int)(e >> 8 & 255); }
+
+/* OPT_PARTITION: the entry of the abstract key ak in *e; 0 if none */
+static inline int abstract_probe(const Solver *S, uint64_t ak, AEntry *e) {
+    *e = __atomic_load_n(abstract_slot(S, ak), __ATOMIC_RELAXED);
+    return aentry_is(*e, ak);
 }
 
 /* OPT_PARTITION: a lower (is_lo) or upper bound rel (the scope difference taken out) for ak
  * (one entry a slot, always replaced: measured as good as two with the bigger subtree kept) */
 static inline void abstract_store(Solver *S, uint64_t ak, int is_lo, int rel) {
     if (rel < -100 || rel > 100) return; /* cannot happen: deal values are small */
-    AEntry *e = abstract_slot(S, ak);
-    if (e->key != ak) { e->key = ak; e->lo = -TT_NONE; e->hi = TT_NONE; }
-    if (is_lo) { if (rel > e->lo) e->lo = (int8_t)rel; }
-    else if (rel < e->hi) e->hi = (int8_t)rel;
+    AEntry *slot = abstract_slot(S, ak), e = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (!aentry_is(e, ak)) e = ak & ~(uint64_t)0xFFFF; /* no bounds */
+    if (is_lo) { if (rel > aentry_lo(e)) e = (e & ~(uint64_t)0xFF) | (uint64_t)(rel + TT_NONE); }
+    else if (rel < aentry_hi(e)) e = (e & ~(uint64_t)0xFF00) | (uint64_t)(TT_NONE - rel) << 8;
+    __atomic_store_n(slot, e, __ATOMIC_RELAXED);
     S->at_stores++;
 }
 
@@ -418,15 +432,29 @@ static int alloc_tt(Solver *S) {
     /* below PARTITION_ROOT cards in hand a solve takes milliseconds, less than the table's page faults */
     if ((S->opts & OPT_PARTITION) && !S->at && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
+        /* 2^16 slots at least: an entry keeps the key's bits from 16 (AEntry) */
+        size_t least = ((size_t)1 << 16) * sizeof(AEntry);
         size_t bytes = small_table_bytes(PARTITION_TABLE_BYTES, S->tt_limit_bytes, sizeof(AEntry));
+        if (bytes < least) bytes = least;
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none */
         size_t hi = S->cards_left >= PARTITION_HI_ROOT ? PARTITION_HI_BYTES : 0;
-        while (hi && bytes + hi > S->tt_limit_bytes / 4) hi = hi / 2 >= 64 * sizeof(AEntry) ? hi / 2 : 0;
-        S->at = (AEntry *)table_alloc(bytes + hi, &S->at_raw);
+        while (hi && bytes + hi > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
+        /* threads searching one shared table share that region too (the plain search's stays each
+         * thread's own, in its core's cache); its size is the first thread's */
+        SharedTable *t = PARTITION_HI_SHARED && hi ? S->shared : NULL;
+        if (t && !t->at_hi) {
+            t->at_hi = (AEntry *)table_alloc(hi, &t->at_hi_raw);
+            if (!t->at_hi) { PyErr_NoMemory(); return -1; }
+            t->at_hi_mask = hi / sizeof(AEntry) - 1;
+            t->at_hi_bytes = hi;
+        }
+        size_t own = bytes + (t ? 0 : hi);
+        S->at = (AEntry *)table_alloc(own, &S->at_raw);
         if (!S->at) { PyErr_NoMemory(); return -1; }
         S->at_mask = bytes / sizeof(AEntry) - 1;
-        S->at_hi_mask = hi ? hi / sizeof(AEntry) - 1 : 0;
-        S->at_bytes = bytes + hi;
+        S->at_hi = t ? t->at_hi : hi ? S->at + S->at_mask + 1 : NULL;
+        S->at_hi_mask = t ? t->at_hi_mask : hi ? hi / sizeof(AEntry) - 1 : 0;
+        S->at_bytes = own;
     }
     if ((S->opts & OPT_SMALLTT) && (S->opts & OPT_SMALL) && !S->st && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
