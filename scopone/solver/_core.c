@@ -182,10 +182,7 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "tt_memory_bytes", (unsigned long long)((S->shared ? (S->reader ? 0 : S->tt_bytes /
                                                                   (S->shared->refs - S->shared->readers))
                                                                             : S->tt_bytes) + S->tt2_bytes),
-                         /* the shared class region counted as the table is */
-                         "partition_memory_bytes", (unsigned long long)(S->at_bytes +
-                             (S->shared && S->at_hi == S->shared->at_hi && !S->reader ?
-                              S->shared->at_hi_bytes / (S->shared->refs - S->shared->readers) : 0)),
+                         "partition_memory_bytes", (unsigned long long)S->at_bytes,
                          "small_memory_bytes", (unsigned long long)S->st_bytes,
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,

@@ -134,11 +134,6 @@ typedef struct SharedTable {
     int refs;
     int readers; /* of refs, the Solvers that only read it (a checkpoint's table reader): they search no share */
     uint64_t busy[BUSY_SLOTS]; /* OPT_ABDADA: keys of the nodes near the roots that threads are searching */
-    uint64_t *at_hi;           /* OPT_PARTITION: the table nodes' region of the class table (see
-                                * Solver.at_hi), made by the first Solver that needs it */
-    void *at_hi_raw;
-    uint64_t at_hi_mask;
-    size_t at_hi_bytes;
 } SharedTable;
 
 /* what decided() found for one (pile A, pile B, cards in play) */
@@ -235,12 +230,12 @@ typedef struct {
     uint64_t st_mask;
     size_t st_bytes;
     uint64_t st_hits;
-    AEntry *at;       /* OPT_PARTITION: the table of abstract positions: the plain search's region (this
-                       * Solver's own: it stays in this core's cache) */
-    AEntry *at_hi;    /* and the table nodes' region: this Solver's own, or a shared table's */
+    AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own): the plain
+                       * search's region, and after it at_hi, the table nodes' (see abstract_slot) */
+    AEntry *at_hi;
     void *at_raw;
     uint64_t at_mask, at_hi_mask;
-    size_t at_bytes;  /* of the regions, the memory of this Solver's own */
+    size_t at_bytes;
     uint64_t at_hits, at_stores, etc_cuts;
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */

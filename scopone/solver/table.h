@@ -270,7 +270,6 @@ static size_t table_load(Solver *S, const uint64_t *rec, size_t n) {
 static void shared_release(SharedTable *t) {
     if (t && --t->refs == 0) {
         free(t->raw);
-        free(t->at_hi_raw);
         free(t);
     }
 }
@@ -301,9 +300,6 @@ static void free_tables(Solver *S) {
                               * at 5 and 6 cards a hand (its page faults); from 25, not 28, so that mode
                               * all's searches of a 7-card root's moves (27) have it too (paired: 7.3%
                               * fewer nodes, 0.96 the time) */
-#endif
-#ifndef PARTITION_HI_SHARED
-#define PARTITION_HI_SHARED 1 /* threads with a shared table share the table nodes' region too */
 #endif
 #ifndef PARTITION_MIN
 #define PARTITION_MIN 6 /* OPT_PARTITION: the fewest cards left where the abstract table is used */
@@ -377,7 +373,7 @@ static inline uint64_t abstract_key(const Solver *S) {
  * region of their own: in one region of 1 MB the plain search's many class
  * entries overwrote theirs, which stand for bigger subtrees (7 cards, endgames
  * 1-5: 8.5% fewer nodes with a region of 8 MB of 16-byte entries for them, measured
- * in the README).  Threads sharing a table share this region (PARTITION_HI_SHARED).
+ * in the README).  Each thread keeps its own (shared by two threads it measured no faster).
  */
 static inline AEntry *abstract_slot(const Solver *S, uint64_t ak) {
     if (S->cards_left > S->small && S->at_hi_mask) return S->at_hi + (ak & S->at_hi_mask);
@@ -439,22 +435,12 @@ static int alloc_tt(Solver *S) {
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none */
         size_t hi = S->cards_left >= PARTITION_HI_ROOT ? PARTITION_HI_BYTES : 0;
         while (hi && bytes + hi > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
-        /* threads searching one shared table share that region too (the plain search's stays each
-         * thread's own, in its core's cache); its size is the first thread's */
-        SharedTable *t = PARTITION_HI_SHARED && hi ? S->shared : NULL;
-        if (t && !t->at_hi) {
-            t->at_hi = (AEntry *)table_alloc(hi, &t->at_hi_raw);
-            if (!t->at_hi) { PyErr_NoMemory(); return -1; }
-            t->at_hi_mask = hi / sizeof(AEntry) - 1;
-            t->at_hi_bytes = hi;
-        }
-        size_t own = bytes + (t ? 0 : hi);
-        S->at = (AEntry *)table_alloc(own, &S->at_raw);
+        S->at = (AEntry *)table_alloc(bytes + hi, &S->at_raw);
         if (!S->at) { PyErr_NoMemory(); return -1; }
         S->at_mask = bytes / sizeof(AEntry) - 1;
-        S->at_hi = t ? t->at_hi : hi ? S->at + S->at_mask + 1 : NULL;
-        S->at_hi_mask = t ? t->at_hi_mask : hi ? hi / sizeof(AEntry) - 1 : 0;
-        S->at_bytes = own;
+        S->at_hi = hi ? S->at + S->at_mask + 1 : NULL;
+        S->at_hi_mask = hi ? hi / sizeof(AEntry) - 1 : 0;
+        S->at_bytes = bytes + hi;
     }
     if ((S->opts & OPT_SMALLTT) && (S->opts & OPT_SMALL) && !S->st && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
