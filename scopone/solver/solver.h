@@ -168,7 +168,7 @@ typedef struct {
  * they can still change their category, and without napola the piles' Denari by
  * their count and who holds the settebello (and re bello).
  */
-/* one 64-bit word, read and written whole: bits 16-63 the key's (its low bits are the slot, and a
+/* one 64-bit word: bits 16-63 the key's (its low bits are the slot, and a
  * region has 2^16 slots at least, so slot and word hold the whole key), bits 0-7 lo + TT_NONE and
  * bits 8-15 TT_NONE - hi, so that a zeroed entry holds no bound (aentry_lo, aentry_hi).  8 bytes an
  * entry: the plain search's region takes half of a 1 MB L2 cache */

@@ -387,7 +387,7 @@ static inline int aentry_hi(AEntry e) { return TT_NONE - (int)(e >> 8 & 255); }
 
 /* OPT_PARTITION: the entry of the abstract key ak in *e; 0 if none */
 static inline int abstract_probe(const Solver *S, uint64_t ak, AEntry *e) {
-    *e = __atomic_load_n(abstract_slot(S, ak), __ATOMIC_RELAXED);
+    *e = *abstract_slot(S, ak);
     return aentry_is(*e, ak);
 }
 
@@ -395,11 +395,11 @@ static inline int abstract_probe(const Solver *S, uint64_t ak, AEntry *e) {
  * (one entry a slot, always replaced: measured as good as two with the bigger subtree kept) */
 static inline void abstract_store(Solver *S, uint64_t ak, int is_lo, int rel) {
     if (rel < -100 || rel > 100) return; /* cannot happen: deal values are small */
-    AEntry *slot = abstract_slot(S, ak), e = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    AEntry *slot = abstract_slot(S, ak), e = *slot;
     if (!aentry_is(e, ak)) e = ak & ~(uint64_t)0xFFFF; /* no bounds */
     if (is_lo) { if (rel > aentry_lo(e)) e = (e & ~(uint64_t)0xFF) | (uint64_t)(rel + TT_NONE); }
     else if (rel < aentry_hi(e)) e = (e & ~(uint64_t)0xFF00) | (uint64_t)(TT_NONE - rel) << 8;
-    __atomic_store_n(slot, e, __ATOMIC_RELAXED);
+    *slot = e;
     S->at_stores++;
 }
 
