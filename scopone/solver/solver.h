@@ -184,8 +184,8 @@ typedef struct SEntry {
 } SEntry;
 #ifndef DCACHE
 #define DCACHE 1024 /* decided_cached's entries: 64 KB (4096, 256 KB, crowded the L2 cache the plain
-                     * search's class region lives in: 7 cards, paired, 0.92-0.94 the time with 1024 or
-                     * 256 against 4096; README, 3 December) */
+                     * search's class region lives in: 7 cards, paired, 0.87 and 0.92 the time with 1024,
+                     * 0.94 with 256, against 4096; 512 and 2048 alike; README, 3 December) */
 #endif
 
 typedef struct {
@@ -230,9 +230,7 @@ typedef struct {
     uint64_t st_mask;
     size_t st_bytes;
     uint64_t st_hits;
-    AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own): the plain
-                       * search's region, and after it at_hi, the table nodes' (see abstract_slot) */
-    AEntry *at_hi;
+    AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;
     uint64_t at_mask, at_hi_mask;
     size_t at_bytes;

@@ -284,7 +284,7 @@ static void free_tables(Solver *S) {
     }
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
-    free(S->at_raw); S->at_raw = NULL; S->at = S->at_hi = NULL; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
+    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
     free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
 }
 
@@ -376,7 +376,7 @@ static inline uint64_t abstract_key(const Solver *S) {
  * in the README).  Each thread keeps its own (shared by two threads it measured no faster).
  */
 static inline AEntry *abstract_slot(const Solver *S, uint64_t ak) {
-    if (S->cards_left > S->small && S->at_hi_mask) return S->at_hi + (ak & S->at_hi_mask);
+    if (S->cards_left > S->small && S->at_hi_mask) return S->at + S->at_mask + 1 + (ak & S->at_hi_mask);
     return S->at + (ak & S->at_mask);
 }
 
@@ -438,7 +438,6 @@ static int alloc_tt(Solver *S) {
         S->at = (AEntry *)table_alloc(bytes + hi, &S->at_raw);
         if (!S->at) { PyErr_NoMemory(); return -1; }
         S->at_mask = bytes / sizeof(AEntry) - 1;
-        S->at_hi = hi ? S->at + S->at_mask + 1 : NULL;
         S->at_hi_mask = hi ? hi / sizeof(AEntry) - 1 : 0;
         S->at_bytes = bytes + hi;
     }
