@@ -465,7 +465,7 @@ static inline uint64_t window_salt(int alpha, int beta) {
 }
 
 static int ab(Solver *S, int sp, int alpha, int beta) {
-    const uint64_t wsalt = window_salt(alpha, beta); /* the window as the parent passed it */
+    const int alpha_in = alpha, beta_in = beta; /* the window as the parent passed it (ABDADA's mark) */
     S->nodes++;
     S->by_left[S->cards_left]++;
     if (S->nodes >= S->next_check) {
@@ -620,7 +620,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     /* threads sharing the table (ABDADA): near the root, a move whose position
      * another thread is searching waits until the others are searched; by then
      * the table likely holds its result */
-    uint64_t *busy = NULL;
+    uint64_t *busy = NULL, mark = 0;
     int deferred[64], ndef = 0;
     Twins twins;
     twins.n = 0;
@@ -628,7 +628,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if ((opts & OPT_ABDADA) && S->shared && S->root_left - S->cards_left < ABDADA_DEPTH &&
         S->cards_left - 1 > S->small) {
         busy = S->shared->busy;
-        __atomic_store_n(&busy[(key ^ wsalt) & (BUSY_SLOTS - 1)], key ^ wsalt, __ATOMIC_RELAXED);
+        mark = key ^ window_salt(alpha_in, beta_in); /* what the parent looks for before searching this node */
+        __atomic_store_n(&busy[mark & (BUSY_SLOTS - 1)], mark, __ATOMIC_RELAXED);
     }
     for (int k = 0, i = 0; k < n + ndef; k++) {
         if (k < n) {
@@ -659,7 +660,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         int v = ab(S, sp + n, alpha, beta);
         unmake(S, &u);
         if (S->aborted) {
-            if (busy) busy_clear(busy, key ^ wsalt);
+            if (busy) busy_clear(busy, mark);
             return 0;
         }
         if (quasi) twin_add(&twins, ms + i, v);
@@ -683,7 +684,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             break;
         }
     }
-    if (busy) busy_clear(busy, key ^ wsalt);
+    if (busy) busy_clear(busy, mark);
     int rb = robust_child(S, &rob, best, b0); /* after a cut-off: the cutting child's */
     if (alpha < beta) { /* no cut-off: every move was searched */
         rb = rob.acc;
