@@ -258,22 +258,37 @@ static inline void small_store(Solver *S, SEntry *e, uint64_t key, uint64_t chec
     e->move = move;
 }
 
+/*
+ * The plain search's sure bounds: 1 with the bound in *v if they settle the
+ * window.  The categories end in [cr->lo, cr->hi] (what was still open where
+ * the plain search began); each play but the last makes at most one scopa.
+ */
+static inline int small_bound(Solver *S, int alpha, int beta, const Range *cr, int *v) {
+    int sc = S->scope[0] - S->scope[1];
+    int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
+    if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
+    if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
+    int hi = cr->hi + sc + na, lo = cr->lo + sc - nb;
+    /* (the mover's play is counted in na or nb unless it is the deal's last, when they are 0) */
+    mover_sweep_bound(S, S->to_move, S->table, S->hand[S->to_move], na, nb, alpha, beta, &hi, &lo);
+    if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); *v = hi; return 1; }
+    if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); *v = lo; return 1; }
+    return 0;
+}
+
+static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec, int n);
+
 /* the last plays: no ordering but captures first, no table but OPT_SMALLTT's small one */
 static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
     if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pcls);
-    {
-        /* the categories end in [cr->lo, cr->hi] (what was still open where the
-         * plain search began); each play but the last makes at most one scopa */
-        int sc = S->scope[0] - S->scope[1];
-        int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
-        if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
-        if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
-        int hi = cr->hi + sc + na, lo = cr->lo + sc - nb;
-        /* (the mover's play is counted in na or nb unless it is the deal's last, when they are 0) */
-        mover_sweep_bound(S, S->to_move, S->table, S->hand[S->to_move], na, nb, alpha, beta, &hi, &lo);
-        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
-        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
-    }
+    int v;
+    if (small_bound(S, alpha, beta, cr, &v)) return v;
+    return ab_small_body(S, sp, alpha, beta, cr, freec, -1);
+}
+
+/* ab_small once the sure bounds failed to settle the window; the n moves at S->mstack + sp
+ * already generated, or n < 0 */
+static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec, int n) {
     if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
         return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile, S->scope, S->last,
                           alpha, beta, cr, freec);
@@ -312,7 +327,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
         }
     }
     Move *ms = S->mstack + sp;
-    int n = gen_moves(S, ms, freec);
+    if (n < 0) n = gen_moves(S, ms, freec);
     if (n < 0 || sp + n + 4096 > MOVE_STACK) { /* cannot happen with 8 cards in hand: checked anyway */
         S->py_error = 2;
         S->aborted = 1;
@@ -411,11 +426,18 @@ static inline void partition_store(Solver *S, uint64_t ak, int v, int alpha, int
     else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd - PCLS_HI(S->rs));
 }
 
-/* ab_small with the partition table (the caller checked that it is used here) */
+/* ab_small with the partition table (the caller checked that it is used here).  The class's
+ * slot is fetched first and read last, after the sure bounds and the moves: its load (a miss
+ * in L2, most times) took 77% of this function's time when it came first.  What the sure bounds
+ * settle is not kept in the class table: they settle it again as cheaply. */
 static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
     uint64_t ak = abstract_key(S);
+    __builtin_prefetch(abstract_slot(S, ak)); /* fetched while the sure bounds are worked out */
+    int v;
+    if (small_bound(S, alpha, beta, cr, &v)) return v;
+    int n = gen_moves(S, S->mstack + sp, freec); /* needed on a miss, and the slot takes as long */
     if (partition_probe(S, ak, cr->pcls, alpha, beta)) return S->rb;
-    int v = ab_small(S, sp, alpha, beta, cr, freec);
+    v = ab_small_body(S, sp, alpha, beta, cr, freec, n);
     if (!S->aborted) partition_store(S, ak, v, alpha, beta);
     return v;
 }
@@ -503,6 +525,12 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
         __builtin_prefetch(bucket_at(S, key, S->cards_left));
     }
+    uint64_t ak = 0;
+    if (S->at && S->cards_left <= PARTITION_MAX && beta == alpha + 1) {
+        /* OPT_PARTITION: the class's slot too, fetched while the table is probed */
+        ak = abstract_key(S);
+        __builtin_prefetch(abstract_slot(S, ak));
+    }
     int opts = S->opts;
     int off = S->scope[0] - S->scope[1];
     uint64_t summary = 0, freec = 0;
@@ -578,10 +606,9 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         }
     }
     int a0 = alpha, b0 = beta;
-    uint64_t ak = 0;
     if (S->at && S->cards_left <= PARTITION_MAX && beta == alpha + 1) {
         /* OPT_PARTITION: a bound proven for another position of this one's class */
-        ak = abstract_key(S);
+        if (!ak) ak = abstract_key(S); /* the table narrowed a wider window to a null one */
         if (partition_probe(S, ak, status, alpha, beta)) return S->rb;
     }
     int maximise = (S->to_move & 1) == 0;
