@@ -159,7 +159,8 @@ def test_core_matches_minimax(rules):
                                      "all-summary+etc", "order+etc", "all-pdenari",
                                      "summary+partition+pdenari", "all-ppiles", "summary+partition+ppiles",
                                      "order+partition+pdenari+ppiles", "all+smalltt", "small+smalltt",
-                                     "order+small+smalltt+partition", "everything"])
+                                     "order+small+smalltt+partition", "all+hint", "summary+partition+hint",
+                                     "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -527,6 +528,24 @@ def test_a_solve_frees_its_backends_without_the_cycle_collector(threads, time_li
         gc.enable()
 
 
+@pytest.mark.parametrize("seed", [5, 6])
+def test_class_move_hints_change_the_order_not_the_values(seed):
+    # hint keeps a move in the table nodes' class slots, which exist from 25 cards in hand at
+    # the root (so the option sets above, on smaller endgames, never store one): at 7 cards the
+    # value must be the one found without it, with hints taken (so the search differs), and
+    # their 4 MB counted in the class table's memory
+    rules = RULES[seed % len(RULES)]
+    pos = endgame(seed, rules, 7)
+    got = {}
+    for options in ("all+hint", "all"):
+        backend = CoreBackend(rules, options=options)
+        got[options] = solve_with(backend, pos, "best", line=False).value, backend.stats()
+    (with_hints, on), (without, off) = got["all+hint"], got["all"]
+    assert with_hints == without
+    assert on["hint_hits"] > 0 and off["hint_hits"] == 0 and on["nodes"] != off["nodes"]
+    assert on["partition_memory_bytes"] - off["partition_memory_bytes"] == 4 << 20
+
+
 def test_small_tables_are_reported():
     # the class table and smalltt's table come on top of --memory: stats say how big they are
     # (512 KiB and 1 MiB, or a quarter of a smaller bound, but the class table keeps its 2^16
@@ -545,14 +564,18 @@ def test_small_tables_are_reported():
 
 def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
     # from 7 cards a hand the table nodes' class entries get 4 MiB of their own beside the
-    # plain search's 512 KiB; a small memory bound keeps the whole within a quarter of it
-    # (16 MiB: 512 KiB + 2 MiB) but not below 2^16 entries of 8 bytes a region (1 MiB: no
-    # region of the table nodes, and 512 KiB for the plain search's, over the quarter).
+    # plain search's 512 KiB, and hint's moves as much again; a small memory bound keeps the
+    # whole within a quarter of it (16 MiB: 512 KiB + 1 MiB + 1 MiB, or 512 KiB + 2 MiB
+    # without hint) but not below 2^16 entries of 8 bytes a region (1 MiB: no region of the
+    # table nodes, and 512 KiB for the plain search's, over the quarter).
     # (A window just below the value limit: a quick search, after the tables are made.)
     six, seven = endgame(43, Rules(), 6), endgame(43, Rules(), 7)
-    for pos, memory_mb, expected in ((six, 64, 1 << 19), (seven, 64, (1 << 19) + (4 << 20)),
-                                     (seven, 16, (1 << 19) + (2 << 20)), (seven, 1, 1 << 19)):
-        backend = CoreBackend(pos.rules, memory_mb=memory_mb)
+    for pos, memory_mb, options, expected in ((six, 64, "all", 1 << 19), (seven, 64, "all+hint", (1 << 19) + (8 << 20)),
+                                              (seven, 64, "all", (1 << 19) + (4 << 20)),
+                                              (seven, 16, "all+hint", (1 << 19) + (2 << 20)),
+                                              (seven, 16, "all", (1 << 19) + (2 << 20)),
+                                              (seven, 1, "all", 1 << 19)):
+        backend = CoreBackend(pos.rules, memory_mb=memory_mb, options=options)
         lim = pos.value_limit()
         assert backend.search(pos, lim - 3, lim - 2) <= lim - 3
         assert backend.stats()["partition_memory_bytes"] == expected, (bin(pos.hands[0]).count("1"), memory_mb)

@@ -71,7 +71,9 @@ OPT_ROOTMOVE = 1 << 30
 #: fewer nodes at 7 cards, not less time), ``smalltt`` (a small table of exact
 #: positions inside the plain search: 12% fewer nodes at 7 cards, not less time).
 #: ``abdada`` matters only to threads
-#: sharing a table; ``pdenari`` and ``ppiles`` refine ``partition``.
+#: sharing a table; ``pdenari``, ``ppiles`` and ``hint`` refine ``partition`` (``hint``: the
+#: table nodes' class slots keep the move that cut, tried first by the class's other positions;
+#: from 25 cards in hand at the root, where the table nodes have a class region of their own).
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
@@ -79,7 +81,7 @@ OPTIONS: dict[str, int] = (
      "deeptt": _core.OPT_DEEPTT, "order2": _core.OPT_ORDER2, "canon": _core.OPT_CANON,
      "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE, "abdada": _core.OPT_ABDADA,
      "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION, "etc": _core.OPT_ETC, "pdenari": _core.OPT_PDENARI,
-     "ppiles": _core.OPT_PPILES, "smalltt": _core.OPT_SMALLTT,
+     "ppiles": _core.OPT_PPILES, "smalltt": _core.OPT_SMALLTT, "hint": _core.OPT_HINT,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}

@@ -473,6 +473,28 @@ static int etc_cut(Solver *S, const Move *ms, int n, int maximise, int alpha, in
     return 0;
 }
 
+/*
+ * OPT_HINT: a move as every position of its class sees it (their game trees
+ * are the same but for the suits of the cards that are not Denari): a Denari
+ * card as itself and another card by rank (bit 6 set); of the cards taken, the
+ * Denari one by one and the others as a count per rank, two bits a rank.
+ * 37 bits; the slot's other bits hold the top of the class key.
+ */
+static inline uint64_t move_sig(uint64_t card, uint64_t cap) {
+    uint64_t c = (DENARI_MASK >> card & 1) ? card : ((card >> 2) | 64);
+    uint64_t d = 0, r = 0;
+    for (uint64_t m = cap; m; m &= m - 1) {
+        int x = __builtin_ctzll(m);
+        if (DENARI_MASK >> x & 1) d |= 1ULL << (x >> 2);
+        else r += 1ULL << (2 * (x >> 2));
+    }
+    return c | d << 7 | r << 17;
+}
+#define HINT_SIG ((1ULL << 37) - 1)
+
+/* OPT_HINT: the class's move, in the word after its slot in the table nodes' region */
+static inline uint64_t *hint_slot(const Solver *S, uint64_t ak) { return (uint64_t *)abstract_slot(S, ak) + 1; }
+
 #ifndef TT_PREFETCH
 #define TT_PREFETCH 8 /* the children whose table slots a table node fetches ahead */
 #endif
@@ -634,6 +656,17 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             if (ttmove != NO_MOVE && (int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap)
                 ms[i].score = 1 << 30;
         }
+        if (ttmove == NO_MOVE && ak && S->at_hint && S->cards_left > S->small) {
+            /* OPT_HINT: no move of this position's own, but one that cut in its class */
+            uint64_t h = *hint_slot(S, ak);
+            if (h && (h & ~HINT_SIG) == (ak & ~HINT_SIG))
+                for (int i = 0; i < n; i++)
+                    if (move_sig(ms[i].card, ms[i].cap) == (h & HINT_SIG)) {
+                        ms[i].score = 1 << 29;
+                        S->hint_hits++;
+                        break;
+                    }
+        }
     }
     int etc = (opts & OPT_ETC) && S->use_tt && sp > 0 && beta == alpha + 1 && S->cards_left >= ETC_MIN &&
               S->cards_left - 1 > S->small;
@@ -751,6 +784,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         robust_set(S, rb, status);
         if (ak) partition_store(S, ak, best, a0, b0);
     }
+    if (ak && S->at_hint && S->cards_left > S->small && bestmove != NO_MOVE && (maximise ? best >= b0 : best <= a0))
+        *hint_slot(S, ak) = (ak & ~HINT_SIG) | move_sig(bestmove & 63, bestmove >> 6); /* OPT_HINT: it cut */
     return best;
 }
 

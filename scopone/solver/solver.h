@@ -59,14 +59,16 @@
                             * category (counts while open, the Denari by count and the settebello's holder) */
 #define OPT_SMALLTT 8388608 /* the plain search keeps bounds of exact positions from SMALLTT_MIN cards left in a
                             * small table of its own (cache-sized; no pile summary, so a node costs little) */
-#define OPT_ALL 16777215
+#define OPT_HINT 16777216 /* with OPT_PARTITION: the table nodes keep in their class's slot the move that cut there,
+                           * which the class's other positions try first when the table has no move for them */
+#define OPT_ALL 33554431
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none; etc saves
  * 5% of the nodes at 7 cards, but its probes of the children's slots wait for memory and cost as much
  * time; smalltt saves 12% of the nodes at 7 cards and 9% at 8, but costs as much time (the plain search's
  * nodes are cheap, and most of what it finds are subtrees of a few nodes) */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_QUASI & ~OPT_ETC & ~OPT_SMALLTT)
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_QUASI & ~OPT_ETC & ~OPT_SMALLTT & ~OPT_HINT)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
@@ -232,9 +234,10 @@ typedef struct {
     uint64_t st_hits;
     AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;
+    int at_hint;      /* OPT_HINT: the table nodes' region holds pairs (class entry, move); 0 if it has none */
     uint64_t at_mask, at_hi_mask;
     size_t at_bytes;
-    uint64_t at_hits, at_stores, etc_cuts;
+    uint64_t at_hits, at_stores, etc_cuts, hint_hits;
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
     int busy;                            /* a search is running (the GIL is released meanwhile) */

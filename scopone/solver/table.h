@@ -284,7 +284,7 @@ static void free_tables(Solver *S) {
     }
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
-    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
+    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_hint = 0; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
     free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
 }
 
@@ -374,9 +374,11 @@ static inline uint64_t abstract_key(const Solver *S) {
  * entries overwrote theirs, which stand for bigger subtrees (7 cards, endgames
  * 1-5: 8.5% fewer nodes with a region of 8 MB of 16-byte entries for them, measured
  * in the README).  Each thread keeps its own (shared by two threads it measured no faster).
+ * With OPT_HINT that region's slots are pairs: the entry, then the class's move (hint_slot).
  */
 static inline AEntry *abstract_slot(const Solver *S, uint64_t ak) {
-    if (S->cards_left > S->small && S->at_hi_mask) return S->at + S->at_mask + 1 + (ak & S->at_hi_mask);
+    if (S->cards_left > S->small && S->at_hi_mask)
+        return S->at + S->at_mask + 1 + ((ak & S->at_hi_mask) << S->at_hint);
     return S->at + (ak & S->at_mask);
 }
 
@@ -432,14 +434,18 @@ static int alloc_tt(Solver *S) {
         size_t least = ((size_t)1 << 16) * sizeof(AEntry);
         size_t bytes = small_table_bytes(PARTITION_TABLE_BYTES, S->tt_limit_bytes, sizeof(AEntry));
         if (bytes < least) bytes = least;
-        /* the table nodes' region: within a quarter of the memory bound with the rest, or none */
+        /* the table nodes' region: within a quarter of the memory bound with the rest, or none;
+         * with OPT_HINT each of its slots is followed by its class's move (as many bytes again) */
+        int hint = (S->opts & OPT_HINT) != 0;
         size_t hi = S->cards_left >= PARTITION_HI_ROOT ? PARTITION_HI_BYTES : 0;
-        while (hi && bytes + hi > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
-        S->at = (AEntry *)table_alloc(bytes + hi, &S->at_raw);
+        while (hi && bytes + (hi << hint) > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
+        S->at_hint = hi && hint;
+        size_t hints = S->at_hint ? hi : 0;
+        S->at = (AEntry *)table_alloc(bytes + hi + hints, &S->at_raw);
         if (!S->at) { PyErr_NoMemory(); return -1; }
         S->at_mask = bytes / sizeof(AEntry) - 1;
         S->at_hi_mask = hi ? hi / sizeof(AEntry) - 1 : 0;
-        S->at_bytes = bytes + hi;
+        S->at_bytes = bytes + hi + hints;
     }
     if ((S->opts & OPT_SMALLTT) && (S->opts & OPT_SMALL) && !S->st && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
