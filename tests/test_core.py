@@ -159,7 +159,7 @@ def test_core_matches_minimax(rules):
                                      "all-summary+etc", "order+etc", "all-pdenari",
                                      "summary+partition+pdenari", "all-ppiles", "summary+partition+ppiles",
                                      "order+partition+pdenari+ppiles", "all+smalltt", "small+smalltt",
-                                     "order+small+smalltt+partition", "all+hint", "summary+partition+hint",
+                                     "order+small+smalltt+partition", "all+hint", "summary+partition+hint", "all-shallow", "order+shallow",
                                      "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
@@ -544,6 +544,25 @@ def test_class_move_hints_change_the_order_not_the_values(seed):
     assert with_hints == without
     assert on["hint_hits"] > 0 and off["hint_hits"] == 0 and on["nodes"] != off["nodes"]
     assert on["partition_memory_bytes"] - off["partition_memory_bytes"] == 4 << 20
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_shallow_ordering_changes_the_order_not_the_values(rules):
+    # shallow orders the moves of table nodes from 18 cards left, which the option sets above
+    # (up to 16 cards) never reach: at 5 and 6 cards a hand every root move must keep the value
+    # found without it, and the two-ply ordering must have run (and changed the search somewhere)
+    differ = 0
+    for seed in range(4):
+        pos = endgame(7400 + seed, rules, 5 + seed % 2)
+        got = {}
+        for options in ("all", "all-shallow"):
+            backend = CoreBackend(rules, options=options)
+            got[options] = moves_and_values(solve_with(backend, pos, "all", line=False)), backend.stats()
+        (on_values, on), (off_values, off) = got["all"], got["all-shallow"]
+        assert on_values == off_values, pos.line()
+        assert on["shallow_orders"] > 0 and off["shallow_orders"] == 0
+        differ += on["nodes"] != off["nodes"]
+    assert differ > 0
 
 
 def test_small_tables_are_reported():

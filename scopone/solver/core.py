@@ -74,6 +74,8 @@ OPT_ROOTMOVE = 1 << 30
 #: sharing a table; ``pdenari``, ``ppiles`` and ``hint`` refine ``partition`` (``hint``: the
 #: table nodes' class slots keep the move that cut, tried first by the class's other positions;
 #: from 25 cards in hand at the root, where the table nodes have a class region of their own).
+#: ``shallow`` (with ``order``): from 18 cards left, a table node without a table move orders
+#: its moves by a two-ply minimax of the piles (the move and the best reply).
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
@@ -82,6 +84,7 @@ OPTIONS: dict[str, int] = (
      "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE, "abdada": _core.OPT_ABDADA,
      "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION, "etc": _core.OPT_ETC, "pdenari": _core.OPT_PDENARI,
      "ppiles": _core.OPT_PPILES, "smalltt": _core.OPT_SMALLTT, "hint": _core.OPT_HINT,
+     "shallow": _core.OPT_SHALLOW,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}

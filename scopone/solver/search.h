@@ -668,6 +668,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                     }
         }
     }
+    if ((opts & (OPT_ORDER | OPT_SHALLOW)) == (OPT_ORDER | OPT_SHALLOW) && ttmove == NO_MOVE && n > 1 &&
+        S->cards_left >= SHALLOW_MIN) {
+        shallow_order(S, ms, n);
+        S->shallow_orders++;
+    }
     int etc = (opts & OPT_ETC) && S->use_tt && sp > 0 && beta == alpha + 1 && S->cards_left >= ETC_MIN &&
               S->cards_left - 1 > S->small;
     if (etc) {

@@ -61,7 +61,9 @@
                             * small table of its own (cache-sized; no pile summary, so a node costs little) */
 #define OPT_HINT 16777216 /* with OPT_PARTITION: the table nodes keep in their class's slot the move that cut there,
                            * which the class's other positions try first when the table has no move for them */
-#define OPT_ALL 33554431
+#define OPT_SHALLOW 33554432 /* with OPT_ORDER: near the root, a table node with no table move orders its moves by a
+                             * two-ply minimax of the piles (the move and the best reply), see shallow_order */
+#define OPT_ALL 67108863
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none; etc saves
@@ -237,7 +239,7 @@ typedef struct {
     int at_hint;      /* OPT_HINT: the table nodes' region holds pairs (class entry, move); 0 if it has none */
     uint64_t at_mask, at_hi_mask;
     size_t at_bytes;
-    uint64_t at_hits, at_stores, etc_cuts, hint_hits;
+    uint64_t at_hits, at_stores, etc_cuts, hint_hits, shallow_orders;
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
     int busy;                            /* a search is running (the GIL is released meanwhile) */
