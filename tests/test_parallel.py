@@ -166,6 +166,47 @@ def test_progress_ticks_during_a_long_search():
     assert seen[0] == 0  # the first report came while the first search still ran
 
 
+def test_mode_best_tries_first_the_root_move_of_the_search_that_proved_the_value():
+    # a table keeps one root move, the last search's: after MTD(f)'s last test failed on the
+    # mover's losing side, that is any move.  Mode best must try first the move the test that
+    # proved the value kept (at 8 cards, two threads, trying a failing one cost 30 s)
+    checked = 0
+    for seed in range(60):
+        pos = endgame(900 + seed, Rules(), 3 + seed % 2)  # above the last eight cards: a root move is kept
+        every = {m.move: m.value for m in solve(pos, mode="all", engine="c", line=False).moves}
+        value = max(every.values()) if pos.to_move % 2 == 0 else min(every.values())
+        failing = [m for m, v in every.items() if v != value]
+        if not failing:
+            continue
+        root, real = pos.line(), CoreBackend(pos.rules)
+        maximise = pos.to_move % 2 == 0
+        last_proved = [False]
+        searches: list[str] = []
+
+        class LastSearchMove:
+            def search(self, p, alpha, beta):
+                v = real.search(p, alpha, beta)
+                if p.line() == root:
+                    last_proved[0] = v >= beta if maximise else v <= alpha
+                searches.append(p.line())
+                return v
+
+            def root_move(self, p):
+                # the proving test's move as the table kept it, else a move that fails
+                return real.root_move(p) if last_proved[0] else failing[0]
+
+            def stats(self):
+                return real.stats()
+
+        r = solve_with(LastSearchMove(), pos, "best", line=False)
+        assert r.value == value and every[r.moves[0].move] == value
+        if last_proved[0]:
+            continue  # the value's last test was on the mover's side: nothing to tell apart
+        checked += 1
+        assert sum(line != root for line in searches) == 1, pos.line()  # one move tried: it kept the value
+    assert checked >= 3
+
+
 def test_a_second_ctrl_c_while_stopping_still_waits_for_every_thread():
     pos = _long_search_position()  # still searching when the Ctrl-C come, on any machine
     small = endgame(5, Rules(), 2)

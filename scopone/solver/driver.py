@@ -194,17 +194,25 @@ class _Bounds:
     def __init__(self, lower: int = -INF, upper: int = INF, after: Callable[[], None] | None = None):
         self.lower, self.upper = lower, upper
         self.after = after  # called after every search (progress reports)
+        # the table's root move after the search that proved the lower (upper) bound, with
+        # its backend: at a root where team A (B) moves, the move that reached it
+        self.lower_move: tuple[Move, object] | None = None
+        self.upper_move: tuple[Move, object] | None = None
 
     def test(self, backend, pos: Position, gamma: int) -> bool:
         """Is the value >= gamma?  Narrows the bounds either way."""
-        return self.record(gamma, backend.search(pos, gamma - 1, gamma))
+        v = backend.search(pos, gamma - 1, gamma)
+        return self.record(gamma, v, backend, backend.root_move(pos))
 
-    def record(self, gamma: int, v: int) -> bool:
-        """Take the answer ``v`` of a null-window search at ``gamma``; True if value >= gamma."""
+    def record(self, gamma: int, v: int, backend=None, move: Move | None = None) -> bool:
+        """Take the answer ``v`` of a null-window search at ``gamma``; True if value >= gamma.
+        ``move``: the root move ``backend``'s table kept from that search (a hint, or None)."""
+        found = (move, backend) if move is not None else None
         if v >= gamma:
-            self.lower = max(self.lower, v)
-        else:
-            self.upper = min(self.upper, v)
+            if v >= self.lower:
+                self.lower, self.lower_move = v, found
+        elif v <= self.upper:
+            self.upper, self.upper_move = v, found
         if self.after:
             self.after()
         return v >= gamma
@@ -303,10 +311,12 @@ class _Bounds:
                     flight[i] = gamma
                 v = workers.search(i, mine, gamma - 1, gamma,
                                    wanted=lambda: self.lower < gamma <= self.upper)
+                # read before another thread's search can replace the shared table's root entry
+                move = backend.root_move(mine) if v is not None else None
                 with workers.cond:
                     del flight[i]
                     if v is not None:
-                        self.record(gamma, v)
+                        self.record(gamma, v, backend, move)
                         answered(v)
                         for j, other in flight.items():
                             if not self.lower < other <= self.upper:
@@ -546,8 +556,14 @@ class _Solve:
         pos, v, maximise = self.pos, self.root.lower, self.maximise
         self.phase = "moves"
         # the moves that proved the root's value, most likely, each with the
-        # backend whose table knows it
+        # backend whose table knows it: first the one the search that proved the
+        # mover's side of it kept (the root move a later search on the other side
+        # kept is any move that failed; with two threads a test of 8 cards per hand
+        # that started with such a move took 30 s more)
         hinted: dict[Move, object] = {}
+        proving = self.root.lower_move if maximise else self.root.upper_move
+        if proving is not None:
+            hinted[proving[0]] = proving[1]
         for b in self.backends:
             hinted.setdefault(b.root_move(pos), b)
         # and before them the moves an earlier run proved to keep it (a checkpoint): they cost
@@ -557,7 +573,7 @@ class _Solve:
             return b.lower >= v if maximise else b.upper <= v
 
         proven = [m for m, b in zip(self.moves, self.per_move) if kept(b)]
-        first = proven + [m for m in self.moves if m in hinted and m not in proven]
+        first = proven + [m for m in hinted if m in self.moves and m not in proven]  # hinted's order
         order = [self.moves.index(m) for m in first] + [i for i, m in enumerate(self.moves) if m not in first]
         # one assignment, so a Ctrl-C cannot separate a move from its bounds
         self.moves, self.per_move = [self.moves[i] for i in order], [self.per_move[i] for i in order]
