@@ -71,9 +71,10 @@ OPT_ROOTMOVE = 1 << 30
 #: fewer nodes at 7 cards, not less time), ``smalltt`` (a small table of exact
 #: positions inside the plain search: 12% fewer nodes at 7 cards, not less time).
 #: ``abdada`` matters only to threads
-#: sharing a table; ``pdenari``, ``ppiles`` and ``hint`` refine ``partition`` (``hint``: the
-#: table nodes' class slots keep the move that cut, tried first by the class's other positions;
-#: from 25 cards in hand at the root, where the table nodes have a class region of their own).
+#: sharing a table; ``pdenari``, ``ppiles`` and ``hint`` refine ``partition`` (``hint``, on by
+#: default since 4 December: the table nodes' class slots keep the move that cut, tried first by
+#: the class's other positions; from 25 cards in hand at the root, where the table nodes have a
+#: class region of their own).
 #: ``shallow`` (with ``order``): from 18 cards left, a table node without a table move orders
 #: its moves by a two-ply minimax of the piles (the move and the best reply).
 OPTIONS: dict[str, int] = (

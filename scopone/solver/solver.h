@@ -70,7 +70,7 @@
  * 5% of the nodes at 7 cards, but its probes of the children's slots wait for memory and cost as much
  * time; smalltt saves 12% of the nodes at 7 cards and 9% at 8, but costs as much time (the plain search's
  * nodes are cheap, and most of what it finds are subtrees of a few nodes) */
-#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_QUASI & ~OPT_ETC & ~OPT_SMALLTT & ~OPT_HINT)
+#define OPT_DEFAULT (OPT_ALL & ~OPT_HISTORY & ~OPT_KILLER & ~OPT_SMALLBOUNDS & ~OPT_DEEPTT & ~OPT_ORDER2 & ~OPT_CANON & ~OPT_QUASI & ~OPT_ETC & ~OPT_SMALLTT)
 
 typedef struct {
     uint64_t cap;   /* captured table cards, 0 = laid down */
