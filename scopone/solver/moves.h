@@ -249,9 +249,11 @@ static int order_score2(const Solver *S, const Move *m, int hist) {
  * nodes).
  */
 #define SHALLOW_MIN 18 /* cards left from which table nodes order this way (at 14 and below it costs more than it saves) */
-static int shallow_score(const Solver *S) {
+static int shallow_score(const Solver *S, int sdiff0) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
-    int v = 100 * (S->scope[0] - S->scope[1]);
+    /* the scope made since the node ordered (sdiff0: the difference there), so that no
+     * score so far, however big, can overflow the ordering score */
+    int v = 100 * (S->scope[0] - S->scope[1] - sdiff0);
     v += 5 * (popc(pa) - popc(pb));
     v += 15 * (popc(pa & DENARI_MASK) - popc(pb & DENARI_MASK));
     v += 100 * ((int)(pa >> SETTEBELLO & 1) - (int)(pb >> SETTEBELLO & 1));
@@ -264,15 +266,15 @@ static int shallow_score(const Solver *S) {
 }
 
 /* the next seat's best reply to the position reached, as shallow_score sees it after it */
-static int shallow_reply(Solver *S, Move *ms) {
+static int shallow_reply(Solver *S, Move *ms, int sdiff0) {
     int n = gen_moves(S, ms, 0);
-    if (n <= 0 || S->cards_left == 0) return shallow_score(S);
+    if (n <= 0 || S->cards_left == 0) return shallow_score(S, sdiff0);
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -1000000 : 1000000;
     for (int i = 0; i < n; i++) {
         Undo u;
         make(S, ms[i].card, ms[i].cap, &u);
-        int v = shallow_score(S);
+        int v = shallow_score(S, sdiff0);
         unmake(S, &u);
         if (maximise ? v > best : v < best) best = v;
     }
@@ -282,12 +284,12 @@ static int shallow_reply(Solver *S, Move *ms) {
 /* OPT_SHALLOW: the moves ms[0..n) scored by the two-ply minimax, for the mover,
  * the static score breaking ties; moves scored from the tables (>= 1 << 29) keep theirs */
 static void shallow_order(Solver *S, Move *ms, int n) {
-    int sign = (S->to_move & 1) == 0 ? 1 : -1;
+    int sign = (S->to_move & 1) == 0 ? 1 : -1, sdiff0 = S->scope[0] - S->scope[1];
     for (int i = 0; i < n; i++) {
         if (ms[i].score >= 1 << 29) continue;
         Undo u;
         make(S, ms[i].card, ms[i].cap, &u);
-        int v = shallow_reply(S, ms + n);
+        int v = shallow_reply(S, ms + n, sdiff0);
         unmake(S, &u);
         ms[i].score = sign * v * 8192 + ms[i].score;
     }
