@@ -565,6 +565,23 @@ def test_shallow_ordering_changes_the_order_not_the_values(rules):
     assert differ > 0
 
 
+def test_shallow_ordering_is_left_out_far_from_the_points_decided():
+    # the two-ply look runs only where the window is within 4 of the points decided so far
+    # (SHALLOW_MARGIN): a null-window test 10 above the score searches table nodes of 18
+    # and more cards left to the end (all-nodes there) without it, one at the score with it
+    for seed in range(6):
+        pos = endgame(7400 + seed, Rules(), 6)
+        score = pos.score().value
+        stats = {}
+        for d in (0, 10):
+            backend = CoreBackend(pos.rules)
+            backend.search(pos, score + d - 1, score + d)
+            high_all_nodes = sum(row["all_nodes"] for left, row in enumerate(backend.profile()) if left >= 18)
+            stats[d] = backend.stats()["shallow_orders"], high_all_nodes
+        assert stats[0][0] > 0, pos.line()
+        assert stats[10][0] == 0 and stats[10][1] > 0, pos.line()
+
+
 def test_small_tables_are_reported():
     # the class table and smalltt's table come on top of --memory: stats say how big they are
     # (512 KiB and 1 MiB, or a quarter of a smaller bound, but the class table keeps its 2^16

@@ -62,7 +62,8 @@
 #define OPT_HINT 16777216 /* with OPT_PARTITION: the table nodes keep in their class's slot the move that cut there,
                            * which the class's other positions try first when the table has no move for them */
 #define OPT_SHALLOW 33554432 /* with OPT_ORDER: near the root, a table node with no table move orders its moves by a
-                             * two-ply minimax of the piles (the move and the best reply), see shallow_order */
+                             * two-ply minimax of the piles (the move and the best reply) where the window is
+                             * near the points decided so far, see shallow_order and SHALLOW_MARGIN */
 #define OPT_ALL 67108863
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
