@@ -548,10 +548,9 @@ def test_class_move_hints_change_the_order_not_the_values(seed):
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_shallow_ordering_changes_the_order_not_the_values(rules):
-    # shallow orders the moves of table nodes from 14 cards left (from 18 with a wider margin),
-    # which the option sets above (up to 16 cards) reach only at their top: at 5 and 6 cards a
-    # hand every root move must keep the value found without it, and the two-ply ordering must
-    # have run (and changed the search somewhere)
+    # shallow orders the moves of table nodes from 18 cards left, which the option sets above
+    # (up to 16 cards) never reach: at 5 and 6 cards a hand every root move must keep the value
+    # found without it, and the two-ply ordering must have run (and changed the search somewhere)
     differ = 0
     for seed in range(4):
         pos = endgame(7400 + seed, rules, 5 + seed % 2)

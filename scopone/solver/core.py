@@ -75,9 +75,9 @@ OPT_ROOTMOVE = 1 << 30
 #: default since 4 December: the table nodes' class slots keep the move that cut, tried first by
 #: the class's other positions; from 25 cards in hand at the root, where the table nodes have a
 #: class region of their own).
-#: ``shallow`` (with ``order``): a table node without a table move orders its moves by a
-#: two-ply minimax of the piles (the move and the best reply) where the window is within 4
-#: points of those decided so far from 18 cards left, within 1 from 14.
+#: ``shallow`` (with ``order``): from 18 cards left, a table node without a table move orders
+#: its moves by a two-ply minimax of the piles (the move and the best reply), where the
+#: window is within 4 points of those decided so far.
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,

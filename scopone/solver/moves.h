@@ -249,35 +249,17 @@ static int order_score2(const Solver *S, const Move *m, int hist) {
  * nodes).
  */
 #ifndef SHALLOW_MIN
-#define SHALLOW_MIN 14 /* the fewest cards left at which a table node orders this way */
+#define SHALLOW_MIN 18 /* cards left from which table nodes order this way (at 14 and below it costs more than it saves) */
 #endif
-#ifndef SHALLOW_WIDE
-#define SHALLOW_WIDE 18 /* from this many cards left, wherever the window is within SHALLOW_MARGIN ... */
-#endif
-/* ... of the points decided so far, and below it within SHALLOW_NEAR only.  A test far from
- * them (the bounds a time limit proves on a full deal, 10 points out) is settled by the
- * sure bounds a few plies down whatever the order, and there the look cost more than it
- * saved: on a full deal, two threads, a minute proved -12 .. +9 with the look at every
- * node, -10 .. +9 without.  At 7 and 8 cards a margin of 4 drops next to no look (7 cards,
- * endgames 1-10: 296.5 M -> 296.4 M nodes; a margin of 2: 307.8 M).  Between 14 and 17
- * cards left every look cost more time than it saved (from 14: 4-7% fewer nodes, paired
- * 0.978 against 0.904 from 18), but where the window is within a point the nodes whose
- * value is in doubt pay for it: 7 cards, endgames 1-20, 751.1 M -> 732.2 M nodes, paired
- * 0.93 and 0.97 on endgames 1-5 and 6-10 (a margin of 2 there, or from 12 cards left:
- * fewer nodes, 1.04 and 1.03 in time). */
+/* ... and only where the window is within SHALLOW_MARGIN of the points decided so far.  A
+ * test far from them (the bounds a time limit proves on a full deal, 10 points out) is
+ * settled by the sure bounds a few plies down whatever the order, and there the look cost
+ * more than it saved: on a full deal, two threads, a minute proved -12 .. +9 with the look
+ * at every node, -10 .. +9 without.  At 7 and 8 cards it drops next to no look (7 cards,
+ * endgames 1-10: 296.5 M -> 296.4 M nodes; a margin of 2: 307.8 M). */
 #ifndef SHALLOW_MARGIN
 #define SHALLOW_MARGIN 4
 #endif
-#ifndef SHALLOW_NEAR
-#define SHALLOW_NEAR 1
-#endif
-/* whether a table node searching the window (alpha, beta), with `off` points decided so far,
- * orders its moves by the look */
-static inline int shallow_wanted(const Solver *S, int alpha, int beta, int off) {
-    if (S->cards_left < SHALLOW_MIN) return 0;
-    int m = S->cards_left >= SHALLOW_WIDE ? SHALLOW_MARGIN : SHALLOW_NEAR;
-    return alpha - off <= m && off - beta <= m;
-}
 static int shallow_score(const Solver *S, int sdiff0) {
     uint64_t pa = S->pile[0], pb = S->pile[1];
     /* the scope made since the node ordered (sdiff0: the difference there), so that no

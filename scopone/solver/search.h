@@ -669,7 +669,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         }
     }
     if ((opts & (OPT_ORDER | OPT_SHALLOW)) == (OPT_ORDER | OPT_SHALLOW) && ttmove == NO_MOVE && n > 1 &&
-        shallow_wanted(S, alpha, beta, off)) {
+        S->cards_left >= SHALLOW_MIN && alpha - off <= SHALLOW_MARGIN && off - beta <= SHALLOW_MARGIN) {
         shallow_order(S, ms, n);
         S->shallow_orders++;
     }
