@@ -42,9 +42,14 @@ def run_ordered(fn: Callable[[T], R], tasks: Iterable[T], take: Callable[[R], No
             if done():
                 return
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         _in_order(lambda task: pool.submit(fn, task), lambda futures: [f.cancel() for f in futures],
                   4 * workers, tasks, take, done)
+    finally:
+        # cancel_futures also drops a task whose submit() a Ctrl-C cut short after the pool
+        # registered it but before it queued it: shutdown(wait=True) alone waits for it for ever
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _in_order(submit, cancel, window: int, tasks, take, done) -> None:
