@@ -279,7 +279,7 @@ static int shallow_score(const Solver *S, int sdiff0) {
 /* the next seat's best reply to the position reached, as shallow_score sees it after it */
 static int shallow_reply(Solver *S, Move *ms, int sdiff0) {
     int n = gen_moves(S, ms, 0);
-    if (n <= 0 || S->cards_left == 0) return shallow_score(S, sdiff0);
+    if (n <= 0) return shallow_score(S, sdiff0); /* (never at SHALLOW_MIN - 1 cards left and more) */
     int maximise = (S->to_move & 1) == 0;
     int best = maximise ? -1000000 : 1000000;
     for (int i = 0; i < n; i++) {
