@@ -64,6 +64,29 @@ def test_move_generator_matches_engine(rules):
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_move_generator_matches_engine_on_crowded_tables(rules):
+    """Tables no play reaches: up to 12 cards, often two to four of a rank, so that a capture
+    takes every card of its ranks (one move) or a choice among them (several)."""
+    import random
+
+    rng = random.Random(15)
+    for _ in range(300):
+        ranks = rng.sample(range(1, 11), rng.randint(1, 6))
+        pool = [(r - 1) * 4 + s for r in ranks for s in range(4)]
+        table_cards = rng.sample(pool, rng.randint(1, min(12, len(pool))))
+        rest = [c for c in range(40) if c not in table_cards]
+        rng.shuffle(rest)
+        hands = [sum(1 << c for c in rest[5 * i:5 * i + 5]) for i in range(4)]
+        table = sum(1 << c for c in table_cards)
+        pile = sum(1 << c for c in rest[20:])
+        pos = Position(hands, table, (pile, 0), rules=rules, check=False)
+        backend = CoreBackend(rules)
+        for seat in range(4):
+            pos.to_move = seat
+            assert sorted(backend.legal_move_ints(pos)) == sorted(pos.legal_move_ints()), pos.line()
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_core_matches_reference_small(rules):
     """Every legal move's value, 1..3 cards per hand: 200 endgames per rules."""
     for seed in range(200):

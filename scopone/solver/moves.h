@@ -60,15 +60,24 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
         n = expand(table, freet, 1ULL << (4 * (v - 1)), v - 1, 0, c, out, n, equiv);
     } else {
         const uint64_t *pp = S->pat[v];
+        const uint64_t *fit = S->fit[S->fit_at[v] + (tr & S->fit_mask[v])];
         int single_found = 0;
         for (int w = 0; w < 2; w++)
-        for (uint64_t bits = S->fit[v][tr][w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = fit[w]; bits; bits &= bits - 1) {
             uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
             if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
             int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
             if (S->strict) {
                 if (single_found && !single) continue;
                 if (single && !single_found) { single_found = 1; n = n0; }
+            }
+            /* every rank of the pattern on the table as many times as it asks: one capture, the
+             * whole of those ranks (most patterns: expand's walk cost 6% of a solve) */
+            uint64_t nibs = (p | p >> 1 | p >> 2) & 0x1111111111ULL; /* a count is at most 4: bits 0-2 */
+            nibs *= 15;
+            if (((tc & ~0x8888888888ULL) & nibs) == p) {
+                out[n].card = c; out[n].cap = table & nibs; n++;
+                continue;
             }
             n = expand(table, freet, p, 0, 0, c, out, n, equiv);
             if (n >= MOVE_STACK / 2) return -1;

@@ -199,7 +199,9 @@ typedef struct {
     int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola, quindici;
     int npat[11];
     uint64_t pat[11][128];
-    uint64_t fit[11][1024][2]; /* patterns whose ranks are all among a set of table ranks */
+    /* the patterns of value v whose ranks are all among the table's ranks tr: fit[fit_at[v] + (tr & fit_mask[v])] */
+    uint64_t fit[11 * 1024][2];
+    unsigned fit_at[11], fit_mask[11];
     /* options */
     int use_tt, opts, small;
     /* transposition table (allocated on first use), or one shared with other Solvers */
@@ -211,7 +213,7 @@ typedef struct {
     void *tt2_raw;
     uint64_t tt2_mask;
     size_t tt2_bytes;
-    uint64_t tt_mask, tt_grow_at;
+    uint64_t tt_mask, tt_grow_at, tt_grow_stores; /* it grows past tt_grow_at entries and tt_grow_stores stores */
     size_t tt_cap; /* the entries the main table's memory holds (it grows in place up to them) */
     size_t tt_bytes, tt_limit_bytes;
     uint64_t tt_entries;
