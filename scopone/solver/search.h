@@ -543,7 +543,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     /* the slot depends on the card locations only: fetch it while the pile summary is computed */
     uint64_t key = 0;
     if (S->use_tt) {
-        if (S->tt_entries > S->tt_grow_at) grow_tt(S);
+        if (S->tt_entries > S->tt_grow_at && S->tt_stores > S->tt_grow_stores) grow_tt(S);
         key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
         __builtin_prefetch(bucket_at(S, key, S->cards_left));
     }
