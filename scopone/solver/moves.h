@@ -31,6 +31,25 @@ static int expand(uint64_t table, uint64_t freet, uint64_t pat, int r, uint64_t 
     return n;
 }
 
+/* card c takes one card of rank r + 1 from the table, each in turn (of the cards whose suit
+ * no longer matters, freet, only the first when equiv): the capture of a card of its own
+ * rank, the commonest, without expand's walk */
+static inline int take_one_of_rank(int c, uint64_t table, uint64_t freet, int r, int equiv,
+                                   Move *out, int n) {
+    uint64_t same = table & (15ULL << (4 * r));
+    int took_free = 0;
+    while (same) {
+        int b = __builtin_ctzll(same);
+        same &= same - 1;
+        if (equiv && (freet >> b & 1)) {
+            if (took_free) continue;
+            took_free = 1;
+        }
+        out[n].card = c; out[n].cap = 1ULL << b; n++;
+    }
+    return n;
+}
+
 /* the moves of card c on this table (tr: the table's ranks, tc: its rank
  * counts | 0x8888888888); capture choices between cards whose suit no longer
  * matters (freet, only when equiv) are made once */
@@ -40,24 +59,13 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
     int n0 = n;
     if (S->apt && v == 1) {
         if (S->asso_takes_asso && (table & 15)) {
-            uint64_t aces = table & 15;
-            uint64_t faces = aces & freet;
-            int took_free = 0;
-            while (aces) {
-                int a = __builtin_ctzll(aces);
-                aces &= aces - 1;
-                if (equiv && (faces >> a & 1)) {
-                    if (took_free) continue;
-                    took_free = 1;
-                }
-                out[n].card = c; out[n].cap = 1ULL << a; n++;
-            }
+            n = take_one_of_rank(c, table, freet, 0, equiv, out, n);
         } else if (table) {
             out[n].card = c; out[n].cap = table; n++;
         }
     } else if (S->strict && !S->quindici && (table >> (4 * (v - 1)) & 15)) {
         /* priority: a card of the same rank on the table must be taken alone */
-        n = expand(table, freet, 1ULL << (4 * (v - 1)), v - 1, 0, c, out, n, equiv);
+        n = take_one_of_rank(c, table, freet, v - 1, equiv, out, n);
     } else {
         const uint64_t *pp = S->pat[v];
         const uint64_t *fit = S->fit[S->fit_at[v] + (tr & S->fit_mask[v])];
