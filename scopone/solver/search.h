@@ -589,6 +589,24 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         summary = S->pile[0];
     }
 
+    /* the moves before the table probes: the children's slots are then fetched while this
+     * node's own are still on their way */
+    int maximise = (S->to_move & 1) == 0;
+    Move *ms = S->mstack + sp;
+    int n = gen_moves(S, ms, freec);
+    if (n < 0 || sp + n + 4096 > MOVE_STACK) {
+        if (!S->aborted) {
+            S->py_error = 2; /* raised once the GIL is back (Solver_search) */
+            S->aborted = 1;
+        }
+        return 0;
+    }
+    int team = S->to_move & 1;
+    if (S->use_tt && S->cards_left - 1 > S->small && S->cards_left - 1 > ((opts & OPT_LAST) ? 4 : 0)) {
+        /* the children's slots, fetched while this node's own slots are probed and its moves
+         * ordered (most nodes search one child) */
+        for (int i = 0; i < n && i < TT_PREFETCH; i++) __builtin_prefetch(bucket_at(S, child_key(S, ms + i), S->cards_left - 1));
+    }
     uint64_t ttmove = NO_MOVE, check = 0, loc = 0;
     int have = 0, tlo = -TT_NONE, thi = TT_NONE;
     int sdiff = S->scope[0] - S->scope[1];
@@ -632,21 +650,6 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         /* OPT_PARTITION: a bound proven for another position of this one's class */
         if (!ak) ak = abstract_key(S); /* the table narrowed a wider window to a null one */
         if (partition_probe(S, ak, status, alpha, beta)) return S->rb;
-    }
-    int maximise = (S->to_move & 1) == 0;
-    Move *ms = S->mstack + sp;
-    int n = gen_moves(S, ms, freec);
-    if (n < 0 || sp + n + 4096 > MOVE_STACK) {
-        if (!S->aborted) {
-            S->py_error = 2; /* raised once the GIL is back (Solver_search) */
-            S->aborted = 1;
-        }
-        return 0;
-    }
-    int team = S->to_move & 1;
-    if (S->use_tt && S->cards_left - 1 > S->small && S->cards_left - 1 > ((opts & OPT_LAST) ? 4 : 0)) {
-        /* the children's slots, fetched while the moves are ordered (most nodes search one child) */
-        for (int i = 0; i < n && i < TT_PREFETCH; i++) __builtin_prefetch(bucket_at(S, child_key(S, ms + i), S->cards_left - 1));
     }
     if (opts & OPT_ORDER) {
         for (int i = 0; i < n; i++) {
