@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import json
+import random
 import signal
 import time
 import weakref
@@ -67,9 +68,8 @@ def test_move_generator_matches_engine(rules):
 def test_move_generator_matches_engine_on_crowded_tables(rules):
     """Tables no play reaches: up to 12 cards, often two to four of a rank, so that a capture
     takes every card of its ranks (one move) or a choice among them (several)."""
-    import random
-
     rng = random.Random(15)
+    backend = CoreBackend(rules)
     for _ in range(300):
         ranks = rng.sample(range(1, 11), rng.randint(1, 6))
         pool = [(r - 1) * 4 + s for r in ranks for s in range(4)]
@@ -80,7 +80,6 @@ def test_move_generator_matches_engine_on_crowded_tables(rules):
         table = sum(1 << c for c in table_cards)
         pile = sum(1 << c for c in rest[20:])
         pos = Position(hands, table, (pile, 0), rules=rules, check=False)
-        backend = CoreBackend(rules)
         for seat in range(4):
             pos.to_move = seat
             assert sorted(backend.legal_move_ints(pos)) == sorted(pos.legal_move_ints()), pos.line()
@@ -112,8 +111,6 @@ def test_core_matches_reference_four_cards(rules):
 def _special_positions(rules: Rules, want, count: int = 40, n: int = 3) -> list[Position]:
     """Positions two plays before random play reaches a rare situation (``want``),
     so that the core meets it inside its own search, not at the root."""
-    import random
-
     out, seed = [], 0
     while len(out) < count and seed < 20000:
         rng = random.Random(seed)
@@ -873,8 +870,6 @@ def test_positions_without_every_card_are_solved_exactly(rules):
     # a position made with check=False may hold fewer than 40 cards: the majorities
     # of cards and Denari are then of the cards in it (the scoring compares the
     # piles), and the core's sure bounds must not assume 21 of 40 (they did)
-    import random
-
     rng = random.Random(9100)
     for seed in range(24):
         pos = endgame(9100 + seed, rules, 2 + seed % 2)
@@ -895,8 +890,6 @@ def test_one_backend_keeps_positions_of_different_decks_apart():
     # the table keys the cards in play and team A's pile; in a whole deal team
     # B's pile follows from them, in a position made without every card it does
     # not: one backend must not take one deck's entries for another's
-    import random
-
     rng = random.Random(9200)
     checked = 0
     for seed in range(40):

@@ -75,19 +75,18 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     memset(S->fit, 0, sizeof S->fit);
     unsigned at = 0;
     for (int v = 0; v < 11; v++) {
-        unsigned used = 0;
-        for (int i = 0; i < S->npat[v]; i++)
+        unsigned pm[128], used = 0; /* the ranks each pattern takes, and all of them */
+        for (int i = 0; i < S->npat[v]; i++) {
+            pm[i] = 0;
             for (int r = 0; r < 10; r++)
-                if ((S->pat[v][i] >> (4 * r)) & 15) used |= 1u << r;
+                if ((S->pat[v][i] >> (4 * r)) & 15) pm[i] |= 1u << r;
+            used |= pm[i];
+        }
         unsigned mask = used ? (2u << (31 - __builtin_clz(used))) - 1 : 0;
         S->fit_at[v] = at;
         S->fit_mask[v] = mask;
-        for (int i = 0; i < S->npat[v]; i++) {
-            unsigned pm = 0;
-            for (int r = 0; r < 10; r++)
-                if ((S->pat[v][i] >> (4 * r)) & 15) pm |= 1u << r;
-            for (unsigned t = pm; t <= mask; t = (t + 1) | pm) S->fit[at + t][i >> 6] |= 1ULL << (i & 63);
-        }
+        for (int i = 0; i < S->npat[v]; i++)
+            for (unsigned t = pm[i]; t <= mask; t = (t + 1) | pm[i]) S->fit[at + t][i >> 6] |= 1ULL << (i & 63);
         at += mask + 1;
     }
     Py_DECREF(seq);
