@@ -392,11 +392,12 @@ def test_a_small_table_keeps_the_biggest_subtrees_of_each_bucket():
     small = CoreBackend(pos.rules, memory_mb=1)
     small.load_table_entries(b"".join(every))
     slots = small.stats()["tt_memory_bytes"] // 32
-    assert len(every) > 4 * slots  # most buckets get more than two
     bucket = lambda rec: int.from_bytes(rec[:8], sys.byteorder) & (slots - 1) & ~1
     want: dict[int, list[int]] = {}
     for rec in every:
         want.setdefault(bucket(rec), []).append(work(rec))
+    # most of the slots // 2 buckets get more than two entries, so most must choose
+    assert sum(len(w) > 2 for w in want.values()) > slots // 4
     kept = records(small.table_entries(sys.maxsize))
     got: dict[int, list[int]] = {}
     for rec in kept:

@@ -273,11 +273,11 @@ class CoreBackend:
         own is given a shared one of ``memory_mb`` first (fixed size, empty).
 
         >>> from scopone.deal import deal
-        >>> pos = deal(seed=1, cards_per_hand=3)
+        >>> pos = deal(seed=1, cards_per_hand=4)
         >>> b = CoreBackend(pos.rules)
         >>> r = b.table_reader(memory_mb=1)
-        >>> b.search(pos, -99, 99), len(r.table_entries(100)) // 32
-        (-7, 20)
+        >>> b.search(pos, -99, 99), len(r.table_entries(20)) // 32
+        (-6, 20)
         """
         reader = CoreBackend(self.rules, memory_mb=1, options=self._options)
         reader._solver.share_table(other=self._solver, memory_mb=float(memory_mb), reader=True)
@@ -294,12 +294,12 @@ class CoreBackend:
         searched by the others meanwhile.
 
         >>> from scopone.deal import deal
-        >>> pos = deal(seed=1, cards_per_hand=3)  # the table keeps positions of 9 cards and more
+        >>> pos = deal(seed=1, cards_per_hand=4)  # the table keeps positions of 11 cards and more
         >>> a, b = CoreBackend(pos.rules), CoreBackend(pos.rules)
-        >>> a.search(pos, -99, 99), len(a.table_entries(100)) // 32
-        (-7, 20)
-        >>> b.load_table_entries(a.table_entries(100)), len(a.table_entries(5)) // 32
-        (20, 5)
+        >>> a.search(pos, -99, 99), len(a.table_entries(1000)) // 32
+        (-6, 188)
+        >>> b.load_table_entries(a.table_entries(1000)), len(a.table_entries(5)) // 32
+        (188, 5)
         """
         return self._solver.table_entries(max_entries=max_entries)
 

@@ -328,7 +328,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
     }
     Move *ms = S->mstack + sp;
     if (n < 0) n = gen_moves(S, ms, freec);
-    if (n < 0 || sp + n + 4096 > MOVE_STACK) { /* cannot happen with 8 cards in hand: checked anyway */
+    if (n < 0 || sp + n + 4096 > MOVE_STACK) { /* cannot happen in the plain search: checked anyway */
         S->py_error = 2;
         S->aborted = 1;
         return 0;

@@ -209,7 +209,7 @@ typedef struct {
     int reader;                 /* shares it only to read it (SharedTable.readers) */
     Entry *tt;
     void *tt_raw; /* what to free: tt is tt_raw aligned to 64 bytes */
-    Entry *tt2;   /* OPT_DEEPTT: the nodes of the last SMALL_CARDS cards have a table of their own */
+    Entry *tt2;   /* OPT_DEEPTT: the nodes of the last DEEPTT_MAX cards have a table of their own */
     void *tt2_raw;
     uint64_t tt2_mask;
     size_t tt2_bytes;

@@ -10,13 +10,19 @@
 #include <sys/mman.h>
 
 #ifndef SMALL_CARDS
-#define SMALL_CARDS 8 /* cards left for the plain search (measured: 6, 7, 9, 10 slower) */
+#define SMALL_CARDS 10 /* cards left for the plain search: a table node costs about four plain
+                        * ones, and with 10 cards left or fewer its table saves less than that
+                        * (paired against 8: at 7 cards, 9 took 0.96 the time, 10 0.93-0.98, 11
+                        * 1.006, 12 1.12; 6 and 7 were slower; README) */
+#endif
+#ifndef DEEPTT_MAX
+#define DEEPTT_MAX 8 /* OPT_DEEPTT: the nodes of the last eight cards use its table of their own */
 #endif
 
 /* ------------------------------------------------------------------ table */
 /*
  * The bucket of a key at a node with `left` cards in hand.  The nodes of the
- * last SMALL_CARDS cards (OPT_DEEPTT) use a small table of their own that
+ * last DEEPTT_MAX cards (OPT_DEEPTT) use a small table of their own that
  * stays in the processor's cache: their subtrees are small, so a probe that
  * waits for main memory costs about as much as the subtree, and their
  * transpositions are near one another in the search.
@@ -32,7 +38,7 @@ static inline uint64_t child_key(const Solver *S, const Move *m) {
 }
 
 static inline Entry *bucket_at(const Solver *S, uint64_t key, int left) {
-    if (S->tt2 && left <= SMALL_CARDS) return S->tt2 + (key & S->tt2_mask & ~1ULL);
+    if (S->tt2 && left <= DEEPTT_MAX) return S->tt2 + (key & S->tt2_mask & ~1ULL);
     return S->tt + (key & S->tt_mask & ~1ULL);
 }
 
