@@ -180,7 +180,7 @@ def test_core_matches_minimax(rules):
                                      "summary+partition+pdenari", "all-ppiles", "summary+partition+ppiles",
                                      "order+partition+pdenari+ppiles", "all+smalltt", "small+smalltt",
                                      "order+small+smalltt+partition", "all+hint", "all-hint", "summary+partition+hint", "all-shallow", "order+shallow",
-                                     "everything"])
+                                     "all-rootsize", "all+rootsize", "order+rootsize", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -582,6 +582,27 @@ def test_shallow_ordering_changes_the_order_not_the_values(rules):
         assert on_values == off_values, pos.line()
         assert on["shallow_orders"] > 0 and off["shallow_orders"] == 0
         differ += on["nodes"] != off["nodes"]
+    assert differ > 0
+
+
+def test_root_ties_by_subtree_size_change_the_order_not_the_values():
+    # rootsize: where every root move failed by the same margin, the one whose refutation took
+    # the most nodes becomes the table's root move, which the next MTD(f) test tries first.
+    # Every root move must keep the value found without it (mode all: each move's own search
+    # has a root of its own), and the kept move must change some search
+    differ = 0
+    for rules in RULES:
+        for seed in range(3):
+            pos = endgame(7400 + seed, rules, 5 + seed % 2)
+            got = {}
+            for options in ("all+rootsize", "all-rootsize"):
+                backend = CoreBackend(rules, options=options)
+                mode = "all" if seed % 2 == 0 else "best"
+                result = solve_with(backend, pos, mode, line=False)
+                got[options] = (moves_and_values(result) if mode == "all" else result.value), backend.stats()
+            (on_values, on), (off_values, off) = got["all+rootsize"], got["all-rootsize"]
+            assert on_values == off_values, (rules, pos.line())
+            differ += on["nodes"] != off["nodes"]
     assert differ > 0
 
 

@@ -478,6 +478,7 @@ PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     PyModule_AddIntConstant(m, "OPT_SMALLTT", OPT_SMALLTT);
     PyModule_AddIntConstant(m, "OPT_HINT", OPT_HINT);
     PyModule_AddIntConstant(m, "OPT_SHALLOW", OPT_SHALLOW);
+    PyModule_AddIntConstant(m, "OPT_ROOTSIZE", OPT_ROOTSIZE);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     PyModule_AddStringConstant(m, "ISA", CORE_ISA);

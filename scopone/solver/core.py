@@ -78,6 +78,9 @@ OPT_ROOTMOVE = 1 << 30
 #: ``shallow`` (with ``order``): from 18 cards left, a table node without a table move orders
 #: its moves by a two-ply minimax of the piles (the move and the best reply), where the
 #: window is within 4 points of those decided so far.
+#: ``rootsize`` (with ``order``): at the root, of the moves that fail by as much as the best
+#: one, the one whose refutation took the most nodes is kept as the table's move, which the
+#: next test tries first (4.2% fewer nodes over the 7-card benchmark, 2.4% at 6 cards).
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
@@ -86,7 +89,7 @@ OPTIONS: dict[str, int] = (
      "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE, "abdada": _core.OPT_ABDADA,
      "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION, "etc": _core.OPT_ETC, "pdenari": _core.OPT_PDENARI,
      "ppiles": _core.OPT_PPILES, "smalltt": _core.OPT_SMALLTT, "hint": _core.OPT_HINT,
-     "shallow": _core.OPT_SHALLOW,
+     "shallow": _core.OPT_SHALLOW, "rootsize": _core.OPT_ROOTSIZE,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}
