@@ -689,7 +689,10 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     }
     uint64_t nodes0 = S->nodes;
     int best = maximise ? -S->inf : S->inf;
-    uint64_t bestmove = NO_MOVE, bestsub = 0; /* bestsub: the nodes of bestmove's subtree */
+    uint64_t bestmove = NO_MOVE;
+    /* OPT_ROOTSIZE: ties at the root go to the move with the bigger subtree (bestsub: bestmove's nodes) */
+    int root_ties = sp == 0 && (opts & OPT_ROOTSIZE);
+    uint64_t bestsub = 0;
     /* threads sharing the table (ABDADA): near the root, a move whose position
      * another thread is searching waits until the others are searched; by then
      * the table likely holds its result */
@@ -739,15 +742,16 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         }
         if (quasi) twin_add(&twins, ms + i, v);
         robust_add(S, &rob, maximise, v, beta);
-        uint64_t sub = S->nodes - sub0;
         if (maximise ? v > best : v < best) {
-            best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6; bestsub = sub;
-            if (maximise ? v > alpha : v < beta) { if (maximise) alpha = v; else beta = v; }
-        } else if (v == best && sp == 0 && (opts & OPT_ROOTSIZE) && sub > bestsub) {
-            /* OPT_ROOTSIZE: a tie at the root, where every move so far failed (fail-soft
-             * values that equal each other, often the window's edge): the move whose refutation
-             * took the most nodes is the likeliest to reach the next test's lower target */
-            bestmove = (uint64_t)ms[i].card | ms[i].cap << 6; bestsub = sub;
+            best = v; bestmove = (uint64_t)ms[i].card | ms[i].cap << 6;
+            if (root_ties) bestsub = S->nodes - sub0;
+            if (maximise && v > alpha) alpha = v;
+            if (!maximise && v < beta) beta = v;
+        } else if (root_ties && v == best && S->nodes - sub0 > bestsub) {
+            /* OPT_ROOTSIZE: a tie at the root (in a null-window test, every move so far
+             * failed by the same fail-soft value, often the window's edge): the move whose
+             * refutation took the most nodes is the likeliest to reach the next test's target */
+            bestmove = (uint64_t)ms[i].card | ms[i].cap << 6; bestsub = S->nodes - sub0;
         }
         if (alpha >= beta) {
             if ((opts & OPT_HISTORY) && !ms[i].cap) S->history[ms[i].card][team] += 1;
