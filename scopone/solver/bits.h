@@ -17,6 +17,8 @@ static uint8_t GATHER[4][256];                /* 2 suit bits of one byte (2 rank
 static uint8_t PVLEVEL[22];                   /* primiera value -> level 0..8 */
 static uint16_t RANKS_UPTO[22];               /* ranks (bit r-1) whose primiera value <= v */
 static uint64_t SCATTER[1024];                /* 10-bit Denari set -> 40-bit mask (shift for a suit) */
+static uint32_t PVBYTE[5][256];               /* byte k of a mask (ranks 2k+1, 2k+2): per suit (byte st) the best
+                                               * primiera value of those two ranks */
 static const int PV[11] = {0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10};
 
 static uint64_t splitmix(uint64_t *s) {
@@ -65,6 +67,14 @@ static void init_tables(void) {
     for (int m = 0; m < 1024; m++)
         for (int r = 0; r < 10; r++)
             if (m >> r & 1) SCATTER[m] |= 1ULL << (4 * r);
+    for (int k = 0; k < 5; k++)
+        for (int b = 0; b < 256; b++)
+            for (int st = 0; st < 4; st++) {
+                int v = 0;
+                if (b >> st & 1) v = PV[2 * k + 1];
+                if ((b >> (4 + st) & 1) && PV[2 * k + 2] > v) v = PV[2 * k + 2];
+                PVBYTE[k][b] |= (uint32_t)v << (8 * st);
+            }
     static const int levels[9] = {0, 10, 12, 13, 14, 15, 16, 18, 21};
     for (int i = 0; i < 9; i++) PVLEVEL[levels[i]] = (uint8_t)i;
 }

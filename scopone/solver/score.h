@@ -17,36 +17,41 @@ static int napola_points(uint64_t pile) {
     return run >= 3 ? run : 0;
 }
 
-/* the best primiera value of each suit of a mask (0: no card of the suit) */
-static inline void best_pv4(uint64_t m, int out[4]) {
-    static const uint8_t ORDER[7] = {7, 6, 1, 5, 4, 3, 2};
-    out[0] = out[1] = out[2] = out[3] = 0;
-    unsigned done = 0;
-    for (int i = 0; i < 7; i++) {
-        int r = ORDER[i];
-        unsigned nib = (unsigned)(m >> (4 * (r - 1))) & 15 & ~done;
-        if (nib) {
-            done |= nib;
-            for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = PV[r];
-            if (done == 15) return;
-        }
-    }
-    unsigned nib = (unsigned)((m >> 28) | (m >> 32) | (m >> 36)) & 15 & ~done; /* 8, 9, 10 */
-    for (; nib; nib &= nib - 1) out[__builtin_ctz(nib)] = 10;
+/* the larger of each byte of a and b (bytes below 128): no borrow crosses a byte, and
+ * bit 7 of a byte of d is set where a's byte is at least b's */
+static inline uint32_t byte_max(uint32_t a, uint32_t b) {
+    uint32_t d = ((a | 0x80808080u) - b) & 0x80808080u;
+    uint32_t m = (d >> 7) * 0xFFu;
+    return (a & m) | (b & ~m);
 }
+
+/* the best primiera value of each suit of a mask, suit st in byte st (0: no card of the
+ * suit): five lookups of two ranks each, no branches (the loop over ranks it replaced,
+ * with its early exits, was 5% of a 7-card solve's time, most of it in leaf scores) */
+static inline uint32_t best_pv_bytes(uint64_t m) {
+    uint32_t x = byte_max(PVBYTE[0][m & 255], PVBYTE[1][(m >> 8) & 255]);
+    x = byte_max(x, PVBYTE[2][(m >> 16) & 255]);
+    x = byte_max(x, PVBYTE[3][(m >> 24) & 255]);
+    return byte_max(x, PVBYTE[4][(m >> 32) & 255]);
+}
+
+/* the same, one int per suit */
+static inline void best_pv4(uint64_t m, int out[4]) {
+    uint32_t x = best_pv_bytes(m);
+    for (int st = 0; st < 4; st++) out[st] = (int)(x >> (8 * st) & 255);
+}
+
+/* whether every suit has a card (no byte of best_pv_bytes is 0) */
+static inline int pv_complete(uint32_t x) { return ((x - 0x01010101u) & ~x & 0x80808080u) == 0; }
+
+/* the sum of the four suits' values (at most 4 * 21: no carry leaves the top byte) */
+static inline int pv_sum(uint32_t x) { return (int)((x * 0x01010101u) >> 24); }
 
 /* primiera point of the final piles: +1 A, -1 B, 0 none */
 static int primiera_final(const Solver *S, uint64_t pa, uint64_t pb) {
-    int ta = 0, tb = 0, ca = 1, cb = 1, va[4], vb[4];
-    best_pv4(pa, va);
-    best_pv4(pb, vb);
-    for (int st = 0; st < 4; st++) {
-        int a = va[st], b = vb[st];
-        ta += a; tb += b;
-        if (!a) ca = 0;
-        if (!b) cb = 0;
-    }
-    if (S->prim_sum || (ca && cb)) return more(ta, tb);
+    uint32_t va = best_pv_bytes(pa), vb = best_pv_bytes(pb);
+    int ca = pv_complete(va), cb = pv_complete(vb);
+    if (S->prim_sum || (ca && cb)) return more(pv_sum(va), pv_sum(vb));
     if (ca != cb) return ca ? 1 : -1;
     return 0;
 }
