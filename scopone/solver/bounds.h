@@ -61,10 +61,13 @@ static inline int sweep_pairs(const Solver *S, int b, int a) {
  * 15 take high cards with low ones) nor with an Ace in hand that takes the
  * whole table.
  */
+static inline int no_scopa_in(const Solver *S, uint64_t hands, uint64_t table) {
+    if (!table || !hands || S->quindici || (S->apt && (hands & 15))) return 0;
+    return (63 - __builtin_clzll(table)) >> 2 > (63 - __builtin_clzll(hands)) >> 2;
+}
+
 static inline int no_scopa_left(const Solver *S) {
-    uint64_t hands = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
-    if (!S->table || !hands || S->quindici || (S->apt && (hands & 15))) return 0;
-    return (63 - __builtin_clzll(S->table)) >> 2 > (63 - __builtin_clzll(hands)) >> 2;
+    return no_scopa_in(S, S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3], S->table);
 }
 
 /*
