@@ -180,51 +180,74 @@ static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int be
 static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, const uint64_t pile[2],
                       const int scope[2], int last, int alpha, int beta, const Range *cr, uint64_t freec,
                       int bounded) {
-    int sc = scope[0] - scope[1];
-    if (!left) return leaf_value(S, pile[0], pile[1], sc, beta, cr->pcls);
-    if (left > 1 && !bounded) {
-        /* the categories end in [cr->lo, cr->hi]; each play but the last makes at most one scopa */
-        int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
-        int hi = cr->hi + sc + plays_a, lo = cr->lo + sc - plays_b;
-        mover_sweep_bound(S, seat, table, S->hand[seat], plays_a, plays_b, alpha, beta, &hi, &lo);
-        if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, cr->pcls); return hi; }
-        if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, cr->pcls); return lo; }
-    }
-    int c = __builtin_ctzll(S->hand[seat]);
-    int n = card_moves(S, c, table, table_ranks(table), rank_counts(table) | 0x8888888888ULL, freec & table,
-                       freec != 0, ms, 0);
-    if (n < 0 || (ms - S->mstack) + n + 4096 > MOVE_STACK) { /* cannot happen: checked anyway */
-        S->py_error = 2;
-        S->aborted = 1;
-        return 0;
-    }
-    int maximise = (seat & 1) == 0;
-    int best = maximise ? -S->inf : S->inf;
-    Robust rob = robust_start(S, maximise, cr->pcls);
-    for (int i = 0; i < n; i++) {
-        uint64_t t = table, p[2] = {pile[0], pile[1]};
-        int sco[2] = {scope[0], scope[1]}, l = last;
-        S->nodes++;
-        S->by_left[left - 1]++;
-        apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t, p, sco, &l);
-        const Range *ccr = cr;
-        Range narrowed;
-        if (ms[i].cap && left > 2 && (S->opts & OPT_RANGE) && !S->napola) {
-            /* OPT_RANGE: the range narrowed after a capture here too, for the next play's bound;
-             * the cards still in play are the table and the seats after this one (the last
-             * round plays on copies: S->hand still holds the cards played in it) */
-            uint64_t rem = t;
-            for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
-            narrowed = *cr;
-            range_narrow_to(S, &narrowed, p[0], p[1], rem);
-            ccr = &narrowed;
+    uint64_t t = table, p[2] = {pile[0], pile[1]};
+    int sco[2] = {scope[0], scope[1]}, l = last;
+    /* the range, narrowed in place along the plays that have one move each (narrowing only
+     * tightens it, and the primiera's part never changes inside the plain search, so every
+     * node of such a run has the same class range: a one-child node's value and class bound
+     * are its child's, and the run is played in this loop rather than one call a play) */
+    Range r = *cr;
+    for (;;) {
+        int sc = sco[0] - sco[1];
+        if (!left) return leaf_value(S, p[0], p[1], sc, beta, r.pcls);
+        if (left > 1 && !bounded) {
+            /* the categories end in [r.lo, r.hi]; each play but the last makes at most one scopa */
+            int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
+            int hi = r.hi + sc + plays_a, lo = r.lo + sc - plays_b;
+            mover_sweep_bound(S, seat, t, S->hand[seat], plays_a, plays_b, alpha, beta, &hi, &lo);
+            if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, r.pcls); return hi; }
+            if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, r.pcls); return lo; }
         }
-        int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t, p, sco, l, alpha, beta, ccr, freec, 0);
-        robust_add(S, &rob, maximise, v, beta);
-        if (minimax_step(maximise, v, &best, &alpha, &beta)) return best; /* S->rb: the cutting child's */
+        bounded = 0;
+        int c = __builtin_ctzll(S->hand[seat]);
+        int n = card_moves(S, c, t, table_ranks(t), rank_counts(t) | 0x8888888888ULL, freec & t, freec != 0, ms, 0);
+        if (n < 0 || (ms - S->mstack) + n + 4096 > MOVE_STACK) { /* cannot happen: checked anyway */
+            S->py_error = 2;
+            S->aborted = 1;
+            return 0;
+        }
+        if (n == 1) {
+            S->nodes++;
+            S->by_left[left - 1]++;
+            apply_play(S, c, ms[0].cap, seat & 1, left == 1, &t, p, sco, &l);
+            if (ms[0].cap && left > 2 && (S->opts & OPT_RANGE) && !S->napola) {
+                /* OPT_RANGE, as below */
+                uint64_t rem = t;
+                for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
+                range_narrow_to(S, &r, p[0], p[1], rem);
+            }
+            seat = (seat + 1) & 3;
+            left--;
+            continue;
+        }
+        int maximise = (seat & 1) == 0;
+        int best = maximise ? -S->inf : S->inf;
+        Robust rob = robust_start(S, maximise, r.pcls);
+        for (int i = 0; i < n; i++) {
+            uint64_t t2 = t, p2[2] = {p[0], p[1]};
+            int sco2[2] = {sco[0], sco[1]}, l2 = l;
+            S->nodes++;
+            S->by_left[left - 1]++;
+            apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t2, p2, sco2, &l2);
+            const Range *ccr = &r;
+            Range narrowed;
+            if (ms[i].cap && left > 2 && (S->opts & OPT_RANGE) && !S->napola) {
+                /* OPT_RANGE: the range narrowed after a capture here too, for the next play's bound;
+                 * the cards still in play are the table and the seats after this one (the last
+                 * round plays on copies: S->hand still holds the cards played in it) */
+                uint64_t rem = t2;
+                for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
+                narrowed = r;
+                range_narrow_to(S, &narrowed, p2[0], p2[1], rem);
+                ccr = &narrowed;
+            }
+            int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t2, p2, sco2, l2, alpha, beta, ccr, freec, 0);
+            robust_add(S, &rob, maximise, v, beta);
+            if (minimax_step(maximise, v, &best, &alpha, &beta)) return best; /* S->rb: the cutting child's */
+        }
+        robust_set(S, rob.acc, r.pcls);
+        return best;
     }
-    robust_set(S, rob.acc, cr->pcls);
-    return best;
 }
 
 /* whether the rest of the deal is one round: the seats still to play hold one card each */
