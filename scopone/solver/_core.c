@@ -89,6 +89,9 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
             for (unsigned t = pm[i]; t <= mask; t = (t + 1) | pm[i]) S->fit[at + t][i >> 6] |= 1ULL << (i & 63);
         at += mask + 1;
     }
+    memset(S->fitnz, 0, sizeof S->fitnz);
+    for (unsigned i = 0; i < at; i++)
+        if (S->fit[i][0] | S->fit[i][1]) S->fitnz[i >> 6] |= 1ULL << (i & 63);
     Py_DECREF(seq);
     S->strict = strict; S->apt = apt; S->asso_scopa = asso_scopa; S->asso_takes_asso = ata;
     S->prim_sum = psum; S->re_bello = reb; S->napola = nap; S->quindici = q15;

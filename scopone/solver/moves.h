@@ -68,8 +68,11 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
         n = take_one_of_rank(c, table, freet, v - 1, equiv, out, n);
     } else {
         const uint64_t *pp = S->pat[v];
-        const uint64_t *fit = S->fit[S->fit_at[v] + (tr & S->fit_mask[v])];
+        unsigned row = S->fit_at[v] + (tr & S->fit_mask[v]);
+        const uint64_t *fit = S->fit[row];
         int single_found = 0;
+        /* (no pattern fits: no capture, and the row is not read) */
+        if (S->fitnz[row >> 6] >> (row & 63) & 1)
         for (int w = 0; w < 2; w++)
         for (uint64_t bits = fit[w]; bits; bits &= bits - 1) {
             uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
@@ -102,7 +105,7 @@ static inline unsigned table_ranks(uint64_t table) {
 }
 
 /* legal moves of the seat to move (equivalent ones dropped when freec != 0) */
-static int gen_moves(const Solver *S, Move *out, uint64_t freec) {
+static inline __attribute__((always_inline)) int gen_moves(const Solver *S, Move *out, uint64_t freec) {
     uint64_t hand = S->hand[S->to_move], table = S->table;
     uint64_t tc = rank_counts(table) | 0x8888888888ULL;
     int equiv = freec != 0;

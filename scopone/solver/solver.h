@@ -204,6 +204,9 @@ typedef struct {
     uint64_t pat[11][128];
     /* the patterns of value v whose ranks are all among the table's ranks tr: fit[fit_at[v] + (tr & fit_mask[v])] */
     uint64_t fit[11 * 1024][2];
+    /* one bit a row of fit: whether any pattern fits (two thirds of the lookups find none, and
+     * this bitmap stays in the first-level cache where the rows do not) */
+    uint64_t fitnz[11 * 1024 / 64];
     unsigned fit_at[11], fit_mask[11];
     /* options */
     int use_tt, opts, small;
