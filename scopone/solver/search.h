@@ -177,6 +177,41 @@ static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int be
  * of plays), or a tighter one (OPT_NOSCOPA), so it is not worked out again
  * (the same nodes; 0.979 the time, 7 cards, endgames 1-20, paired).
  */
+/*
+ * The last round's sure bound, for the seat to play with `left` plays to go
+ * (each seat to play holds one card): the categories end in [r->lo, r->hi],
+ * and each play but the last makes at most one scopa.  `entry`: the round
+ * begins here, so S->hand holds just the cards still to play, and OPT_NOSCOPA's
+ * test is made too, as small_bound makes it (inside the round S->hand still
+ * holds the cards played in it).  1 with the bound in *v if it settles the
+ * window.
+ */
+static inline int last_round_bound(Solver *S, int seat, int left, uint64_t table, const int scope[2], int entry,
+                                   const Range *r, int alpha, int beta, int *v) {
+    int sc = scope[0] - scope[1];
+    int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
+    if (entry && (S->opts & OPT_NOSCOPA) &&
+        no_scopa_in(S, S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3], table))
+        plays_a = plays_b = 0;
+    int hi = r->hi + sc + plays_a, lo = r->lo + sc - plays_b;
+    mover_sweep_bound(S, seat, table, S->hand[seat], plays_a, plays_b, alpha, beta, &hi, &lo);
+    if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, r->pcls); *v = hi; return 1; }
+    if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, r->pcls); *v = lo; return 1; }
+    return 0;
+}
+
+/* OPT_RANGE in the last round: r narrowed to the piles p after a capture by `seat` with
+ * `left` plays to go, for the next play's bound (none is left to narrow for at 2).  The
+ * cards still in play are the table t and the hands of the seats after this one: the
+ * round plays on copies, and S->hand still holds the cards played in it. */
+static inline void last_round_narrow(const Solver *S, Range *r, uint64_t cap, int seat, int left, uint64_t t,
+                                     const uint64_t p[2]) {
+    if (!cap || left <= 2 || !(S->opts & OPT_RANGE) || S->napola) return;
+    uint64_t rem = t;
+    for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
+    range_narrow_to(S, r, p[0], p[1], rem);
+}
+
 static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, const uint64_t pile[2],
                       const int scope[2], int last, int alpha, int beta, const Range *cr, uint64_t freec,
                       int bounded) {
@@ -190,14 +225,8 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
     for (;;) {
         int sc = sco[0] - sco[1];
         if (!left) return leaf_value(S, p[0], p[1], sc, beta, r.pcls);
-        if (left > 1 && !bounded) {
-            /* the categories end in [r.lo, r.hi]; each play but the last makes at most one scopa */
-            int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
-            int hi = r.hi + sc + plays_a, lo = r.lo + sc - plays_b;
-            mover_sweep_bound(S, seat, t, S->hand[seat], plays_a, plays_b, alpha, beta, &hi, &lo);
-            if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, r.pcls); return hi; }
-            if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, r.pcls); return lo; }
-        }
+        int v;
+        if (left > 1 && !bounded && last_round_bound(S, seat, left, t, sco, 0, &r, alpha, beta, &v)) return v;
         bounded = 0;
         int c = __builtin_ctzll(S->hand[seat]);
         int n = card_moves(S, c, t, table_ranks(t), rank_counts(t) | 0x8888888888ULL, freec & t, freec != 0, ms, 0);
@@ -210,12 +239,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
             S->nodes++;
             S->by_left[left - 1]++;
             apply_play(S, c, ms[0].cap, seat & 1, left == 1, &t, p, sco, &l);
-            if (ms[0].cap && left > 2 && (S->opts & OPT_RANGE) && !S->napola) {
-                /* OPT_RANGE, as below */
-                uint64_t rem = t;
-                for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
-                range_narrow_to(S, &r, p[0], p[1], rem);
-            }
+            last_round_narrow(S, &r, ms[0].cap, seat, left, t, p);
             seat = (seat + 1) & 3;
             left--;
             continue;
@@ -229,19 +253,9 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
             S->nodes++;
             S->by_left[left - 1]++;
             apply_play(S, c, ms[i].cap, seat & 1, left == 1, &t2, p2, sco2, &l2);
-            const Range *ccr = &r;
-            Range narrowed;
-            if (ms[i].cap && left > 2 && (S->opts & OPT_RANGE) && !S->napola) {
-                /* OPT_RANGE: the range narrowed after a capture here too, for the next play's bound;
-                 * the cards still in play are the table and the seats after this one (the last
-                 * round plays on copies: S->hand still holds the cards played in it) */
-                uint64_t rem = t2;
-                for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
-                narrowed = r;
-                range_narrow_to(S, &narrowed, p2[0], p2[1], rem);
-                ccr = &narrowed;
-            }
-            int v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t2, p2, sco2, l2, alpha, beta, ccr, freec, 0);
+            Range narrowed = r;
+            last_round_narrow(S, &narrowed, ms[i].cap, seat, left, t2, p2);
+            v = last_round(S, ms + n, (seat + 1) & 3, left - 1, t2, p2, sco2, l2, alpha, beta, &narrowed, freec, 0);
             robust_add(S, &rob, maximise, v, beta);
             if (minimax_step(maximise, v, &best, &alpha, &beta)) return best; /* S->rb: the cutting child's */
         }
@@ -273,23 +287,13 @@ static int into_last_round(Solver *S, Move *ms, const Move *m, int alpha, int be
     int sco[2] = {S->scope[0], S->scope[1]}, l = S->last;
     apply_play(S, m->card, m->cap, seat & 1, 0, &t, p, sco, &l);
     S->hand[seat] = h0 & ~(1ULL << m->card); /* last_round reads the hands of the seats to play */
-    const Range *ccr = cr;
-    Range narrowed;
-    uint64_t hands = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
-    if (m->cap && (S->opts & OPT_RANGE) && !S->napola) {
-        narrowed = *cr;
-        range_narrow_to(S, &narrowed, p[0], p[1], hands | t);
-        ccr = &narrowed;
-    }
-    /* small_bound of the position after the play: four plays left, the last one (this
-     * mover's) makes no scopa */
-    int plays_a = 2 - (seat & 1 ? 0 : 1), plays_b = 3 - plays_a, v;
-    if ((S->opts & OPT_NOSCOPA) && no_scopa_in(S, hands, t)) plays_a = plays_b = 0;
-    int hi = ccr->hi + sco[0] - sco[1] + plays_a, lo = ccr->lo + sco[0] - sco[1] - plays_b;
-    mover_sweep_bound(S, next, t, S->hand[next], plays_a, plays_b, alpha, beta, &hi, &lo);
-    if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, ccr->pcls); v = hi; }
-    else if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, ccr->pcls); v = lo; }
-    else v = last_round(S, ms, next, 4, t, p, sco, l, alpha, beta, ccr, freec, 1);
+    /* five plays to go, counting this one: the seats after it hold every card in hand */
+    Range r = *cr;
+    last_round_narrow(S, &r, m->cap, seat, 5, t, p);
+    /* small_bound of the position after the play, then the round */
+    int v;
+    if (!last_round_bound(S, next, 4, t, sco, 1, &r, alpha, beta, &v))
+        v = last_round(S, ms, next, 4, t, p, sco, l, alpha, beta, &r, freec, 1);
     S->hand[seat] = h0;
     return v;
 }
@@ -439,28 +443,22 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
         }
         S->nodes++;
         S->by_left[S->cards_left - 1]++;
+        int v;
         if (to_last) {
-            int v = into_last_round(S, S->mstack + sp + n, ms + i, alpha, beta, cr, freec);
-            if (quasi) twin_add(&twins, ms + i, v);
-            robust_add(S, &rob, maximise, v, beta);
-            if (minimax_step(maximise, v, &best, &alpha, &beta)) {
-                if (se) small_store(S, se, skey, scheck, best - sd, a0 - sd, b0 - sd, ms[i].card | ms[i].cap << 6);
-                return best;
+            v = into_last_round(S, S->mstack + sp + n, ms + i, alpha, beta, cr, freec);
+        } else {
+            Undo u;
+            make_play(S, ms[i].card, ms[i].cap, &u, S->st != NULL); /* here only smalltt reads z1, z2 */
+            const Range *ccr = cr;
+            Range narrowed;
+            if (ms[i].cap && (S->opts & OPT_RANGE) && !S->napola) { /* the piles changed */
+                narrowed = *cr;
+                range_narrow(S, &narrowed);
+                ccr = &narrowed;
             }
-            if (se && v == best) smove = ms[i].card | ms[i].cap << 6;
-            continue;
+            v = child_part ? ab_small_part(S, sp + n, alpha, beta, ccr, freec) : ab_small(S, sp + n, alpha, beta, ccr, freec);
+            unmake(S, &u);
         }
-        Undo u;
-        make_play(S, ms[i].card, ms[i].cap, &u, S->st != NULL); /* here only smalltt reads z1, z2 */
-        const Range *ccr = cr;
-        Range narrowed;
-        if (ms[i].cap && (S->opts & OPT_RANGE) && !S->napola) { /* the piles changed */
-            narrowed = *cr;
-            range_narrow(S, &narrowed);
-            ccr = &narrowed;
-        }
-        int v = child_part ? ab_small_part(S, sp + n, alpha, beta, ccr, freec) : ab_small(S, sp + n, alpha, beta, ccr, freec);
-        unmake(S, &u);
         if (quasi) twin_add(&twins, ms + i, v);
         robust_add(S, &rob, maximise, v, beta);
         if (minimax_step(maximise, v, &best, &alpha, &beta)) {
