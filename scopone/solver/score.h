@@ -137,6 +137,33 @@ static inline void category_spans(const Solver *S, uint64_t pa, uint64_t pb, uin
 }
 
 /*
+ * The primiera's span for piles pa, pb with rem still in play: lo == hi (its
+ * decided point) if no play can change it, else the point it can still end at
+ * for team A at worst (lo) and at best (hi).  A team's best possible suit
+ * values take every card still in play; the least are its pile's.
+ */
+static inline Span prim_span(const Solver *S, uint64_t pa, uint64_t pb, uint64_t rem) {
+    uint32_t va = best_pv_bytes(pa), vb = best_pv_bytes(pb), vr = best_pv_bytes(rem);
+    uint32_t xa = byte_max(va, vr), xb = byte_max(vb, vr);
+    int mina = pv_sum(va), minb = pv_sum(vb), maxa = pv_sum(xa), maxb = pv_sum(xb);
+    int compa = pv_complete(va), compb = pv_complete(vb), cana = pv_complete(xa), canb = pv_complete(xb);
+    int fixed = mina == maxa && minb == maxb;
+    if (S->prim_sum) {
+        if (mina > maxb) return (Span){1, 1};
+        if (minb > maxa) return (Span){-1, -1};
+        if (fixed) { int p = more(mina, minb); return (Span){p, p}; }
+        return (Span){-(maxb > mina), maxa > minb};
+    }
+    if (!cana && !canb) return (Span){0, 0};
+    if (compa && !canb) return (Span){1, 1};
+    if (compb && !cana) return (Span){-1, -1};
+    if (compa && mina > maxb) return (Span){1, 1};
+    if (compb && minb > maxa) return (Span){-1, -1};
+    if (compa && compb && fixed) { int p = more(mina, minb); return (Span){p, p}; }
+    return (Span){-(canb && (!compa || maxb > mina)), cana && (!compb || maxa > minb)};
+}
+
+/*
  * What the piles already decide.  Returns the points that no future play can
  * change; *summary gets what of team A's pile can still change the score (the
  * rest of the key is where each card still in play is); *freecards gets the
@@ -163,48 +190,26 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     if (!den_done) sm |= (uint64_t)(popc(pa & DENARI_MASK) + 1) << 6;
     if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
     /* primiera */
-    int a[4], b[4], r[4];
-    int mina = 0, maxa = 0, minb = 0, maxb = 0, compa = 1, compb = 1, cana = 1, canb = 1;
-    best_pv4(pa, a);
-    best_pv4(pb, b);
-    best_pv4(rem, r);
-    for (int st = 0; st < 4; st++) {
-        mina += a[st]; minb += b[st];
-        maxa += a[st] > r[st] ? a[st] : r[st];
-        maxb += b[st] > r[st] ? b[st] : r[st];
-        if (!a[st]) { compa = 0; if (!r[st]) cana = 0; }
-        if (!b[st]) { compb = 0; if (!r[st]) canb = 0; }
-    }
-    int pres = 2; /* 2 = open, else the decided point */
-    int fixed = (mina == maxa && minb == maxb);
-    if (S->prim_sum) {
-        if (mina > maxb) pres = 1;
-        else if (minb > maxa) pres = -1;
-        else if (fixed) pres = more(mina, minb);
-    } else {
-        if (!cana && !canb) pres = 0;
-        else if (compa && !canb) pres = 1;
-        else if (compb && !cana) pres = -1;
-        else if (compa && mina > maxb) pres = 1;
-        else if (compb && minb > maxa) pres = -1;
-        else if (compa && compb && fixed) pres = more(mina, minb);
-    }
+    Span ps = prim_span(S, pa, pb, rem);
     uint64_t freec = 0;
-    if (pres != 2) {
-        off += pres;
+    if (ps.lo == ps.hi) {
+        off += ps.lo;
         freec = rem;
-        *pcls = PCLS(pres, pres);
+        *pcls = PCLS(ps.lo, ps.lo);
     } else {
+        int a[4], b[4];
+        best_pv4(pa, a);
+        best_pv4(pb, b);
         open++;
-        int ph, pl;
-        if (S->prim_sum) { ph = maxa > minb; pl = maxb > mina; }
-        else {
-            ph = cana && (!compb || maxa > minb);
-            pl = canb && (!compa || maxb > mina);
+        chi += ps.hi; clo += ps.lo;
+        *pcls = PCLS(ps.lo, ps.hi);
+        if (S->opts & OPT_CANON) {
+            int r[4];
+            best_pv4(rem, r);
+            uint32_t vr = best_pv_bytes(rem);
+            int cana = pv_complete(byte_max(best_pv_bytes(pa), vr)), canb = pv_complete(byte_max(best_pv_bytes(pb), vr));
+            sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
         }
-        chi += ph; clo -= pl;
-        *pcls = PCLS(-pl, ph);
-        if (S->opts & OPT_CANON) sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
         for (int st = 0; st < 4; st++) {
             if (!(S->opts & OPT_CANON)) sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
             /* a card of this suit worth no more than both teams' best changes nothing */

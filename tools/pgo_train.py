@@ -1,0 +1,71 @@
+"""The training run of a profile-guided build of the search core (setup.py, ``SCOPONE_PGO``).
+
+    python tools/pgo_train.py MODULE_FILE [MODULE_FILE ...]
+
+Loads each built (instrumented) core module from its file and solves random
+endgames with it, 6 and 7 cards per hand under the default rules, so that gcc
+sees where the search spends its time.  It imports nothing of the scopone
+package: the isolated build environment has none of its dependencies, so the
+capture patterns (every multiset of ranks summing to a value, at most four of
+a rank, as ``scopone.captures`` compiles them with CP-SAT) are enumerated here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+
+def patterns(target: int) -> list[int]:
+    """Every multiset of ranks 1-10 (at most 4 of each) summing to target, one nibble per rank."""
+    out: list[int] = []
+
+    def walk(rank: int, left: int, packed: int) -> None:
+        if left == 0:
+            out.append(packed)
+            return
+        if rank > 10 or rank > left:
+            return
+        for count in range(min(4, left // rank) + 1):
+            walk(rank + 1, left - count * rank, packed | count << (4 * (rank - 1)))
+
+    walk(1, target, 0)
+    return out
+
+
+def load(path: str):
+    name = Path(path).name.split(".")[0]  # _core or _core_v2: the module's init function
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def deal(rng: random.Random, per_hand: int) -> list[int]:
+    """Four hands of per_hand cards and the rest of the deck in the two piles."""
+    cards = list(range(40))
+    rng.shuffle(cards)
+    masks = [sum(1 << c for c in cards[i * per_hand:(i + 1) * per_hand]) for i in range(4)]
+    rest = cards[4 * per_hand:]
+    half = len(rest) // 2
+    return masks + [sum(1 << c for c in rest[:half]), sum(1 << c for c in rest[half:])]
+
+
+def train(module, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    solver = module.Solver(patterns=[[]] + [patterns(v) for v in range(1, 11)], strict=True,
+                           asso_piglia_tutto=False, asso_scopa=False, asso_takes_asso=False,
+                           primiera_sum=False, re_bello=False, napola=False, quindici=False, memory_mb=256.0)
+    for per_hand, count in ((6, 12), (7, 2)):
+        for _ in range(count):
+            h0, h1, h2, h3, pa, pb = deal(rng, per_hand)
+            solver.clear()
+            for gamma in (-1, 0, 1, 2):  # null-window tests near the value, as MTD(f) makes them
+                solver.search(h0, h1, h2, h3, 0, pa, pb, 0, 0, 0, -1, gamma - 1, gamma, 100, -1.0)
+
+
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        train(load(path))
