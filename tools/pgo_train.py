@@ -53,17 +53,20 @@ def deal(rng: random.Random, per_hand: int) -> list[int]:
     return masks + [sum(1 << c for c in rest[:half]), sum(1 << c for c in rest[half:])]
 
 
-def train(module, seed: int = 1) -> None:
+def train(module, seed: int = 1, counts: tuple[tuple[int, int], ...] = ((6, 12), (7, 2))) -> int:
+    """Solve count random endgames of each (cards per hand, count) in counts, as four
+    null-window tests near 0 each; the nodes searched."""
     rng = random.Random(seed)
     solver = module.Solver(patterns=[[]] + [patterns(v) for v in range(1, 11)], strict=True,
                            asso_piglia_tutto=False, asso_scopa=False, asso_takes_asso=False,
                            primiera_sum=False, re_bello=False, napola=False, quindici=False, memory_mb=256.0)
-    for per_hand, count in ((6, 12), (7, 2)):
+    for per_hand, count in counts:
         for _ in range(count):
             h0, h1, h2, h3, pa, pb = deal(rng, per_hand)
             solver.clear()
             for gamma in (-1, 0, 1, 2):  # null-window tests near the value, as MTD(f) makes them
                 solver.search(h0, h1, h2, h3, 0, pa, pb, 0, 0, 0, -1, gamma - 1, gamma, 100, -1.0)
+    return solver.stats()["nodes"]
 
 
 if __name__ == "__main__":
