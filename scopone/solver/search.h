@@ -589,6 +589,16 @@ static inline uint64_t window_salt(int alpha, int beta) {
     return ((uint64_t)(alpha + 128) << 16 | (uint64_t)(beta + 128)) * 0x9E3779B97F4A7C15ULL;
 }
 
+/* OPT_ORDER at a table node: the static scores of the moves ms[from..n) (the team to move: team) */
+static inline void order_moves(const Solver *S, Move *ms, int from, int n, int team) {
+    int opts = S->opts;
+    for (int i = from; i < n; i++) {
+        int hist = (opts & OPT_HISTORY) ? S->history[ms[i].card][team] : 0;
+        if ((opts & OPT_KILLER) && ms[i].card == S->killer[S->cards_left]) hist += 2500;
+        ms[i].score = (opts & OPT_ORDER2) ? order_score2(S, ms + i, hist) : order_score(S, ms + i, hist);
+    }
+}
+
 static int ab(Solver *S, int sp, int alpha, int beta) {
     const int alpha_in = alpha, beta_in = beta; /* the window as the parent passed it (ABDADA's mark) */
     S->nodes++;
@@ -732,14 +742,21 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (!ak) ak = abstract_key(S); /* the table narrowed a wider window to a null one */
         if (partition_probe(S, ak, status, alpha, beta)) return S->rb;
     }
+    /* the table's move goes first, and the other moves are scored only once it has failed to
+     * cut (most times it cuts): the same order, so the same nodes, 0.977 and 0.988 the time
+     * (7 cards, paired: README, "5 December").  Swapped to the front as the selection below
+     * would swap it, so that the others keep the order they had. */
+    int lazy = 0;
     if (opts & OPT_ORDER) {
-        for (int i = 0; i < n; i++) {
-            int hist = (opts & OPT_HISTORY) ? S->history[ms[i].card][team] : 0;
-            if ((opts & OPT_KILLER) && ms[i].card == S->killer[S->cards_left]) hist += 2500;
-            ms[i].score = (opts & OPT_ORDER2) ? order_score2(S, ms + i, hist) : order_score(S, ms + i, hist);
-            if (ttmove != NO_MOVE && (int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap)
-                ms[i].score = 1 << 30;
-        }
+        if (ttmove != NO_MOVE)
+            for (int i = 0; i < n; i++)
+                if ((int)(ttmove & 63) == ms[i].card && (ttmove >> 6) == ms[i].cap) {
+                    Move t = ms[0]; ms[0] = ms[i]; ms[i] = t;
+                    ms[0].score = 1 << 30;
+                    lazy = 1;
+                    break;
+                }
+        if (!lazy) order_moves(S, ms, 0, n, team);
         if (ttmove == NO_MOVE && ak && S->at_hint && S->cards_left > S->small) {
             /* OPT_HINT: no move of this position's own, but one that cut in its class */
             uint64_t h = *hint_slot(S, ak);
@@ -784,9 +801,10 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         __atomic_store_n(&busy[mark & (BUSY_SLOTS - 1)], mark, __ATOMIC_RELAXED);
     }
     for (int k = 0, i = 0; k < n + ndef; k++) {
+        if (k == 1 && lazy) order_moves(S, ms, 1, n, team); /* the table's move did not cut */
         if (k < n) {
             i = k;
-            if (opts & OPT_ORDER) {
+            if ((opts & OPT_ORDER) && !(k == 0 && lazy)) { /* (the others' scores are not made yet) */
                 int bi = i;
                 for (int j = i + 1; j < n; j++)
                     if (ms[j].score > ms[bi].score) bi = j;
