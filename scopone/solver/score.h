@@ -35,11 +35,13 @@ static inline uint32_t best_pv_bytes(uint64_t m) {
     return byte_max(x, PVBYTE[4][(m >> 32) & 255]);
 }
 
-/* the same, one int per suit */
-static inline void best_pv4(uint64_t m, int out[4]) {
-    uint32_t x = best_pv_bytes(m);
+/* a best_pv_bytes word as one int per suit */
+static inline void pv_unpack(uint32_t x, int out[4]) {
     for (int st = 0; st < 4; st++) out[st] = (int)(x >> (8 * st) & 255);
 }
+
+/* the best primiera value of each suit of a mask, one int per suit */
+static inline void best_pv4(uint64_t m, int out[4]) { pv_unpack(best_pv_bytes(m), out); }
 
 /* whether every suit has a card (no byte of best_pv_bytes is 0) */
 static inline int pv_complete(uint32_t x) { return ((x - 0x01010101u) & ~x & 0x80808080u) == 0; }
@@ -137,13 +139,13 @@ static inline void category_spans(const Solver *S, uint64_t pa, uint64_t pb, uin
 }
 
 /*
- * The primiera's span for piles pa, pb with rem still in play: lo == hi (its
- * decided point) if no play can change it, else the point it can still end at
- * for team A at worst (lo) and at best (hi).  A team's best possible suit
- * values take every card still in play; the least are its pile's.
+ * The primiera's span for piles pa, pb with rem still in play, from their
+ * best_pv_bytes words va, vb, vr: lo == hi (its decided point) if no play can
+ * change it, else the point it can still end at for team A at worst (lo) and
+ * at best (hi).  A team's best possible suit values take every card still in
+ * play; the least are its pile's.
  */
-static inline Span prim_span(const Solver *S, uint64_t pa, uint64_t pb, uint64_t rem) {
-    uint32_t va = best_pv_bytes(pa), vb = best_pv_bytes(pb), vr = best_pv_bytes(rem);
+static inline Span prim_span_of(const Solver *S, uint32_t va, uint32_t vb, uint32_t vr) {
     uint32_t xa = byte_max(va, vr), xb = byte_max(vb, vr);
     int mina = pv_sum(va), minb = pv_sum(vb), maxa = pv_sum(xa), maxb = pv_sum(xb);
     int compa = pv_complete(va), compb = pv_complete(vb), cana = pv_complete(xa), canb = pv_complete(xb);
@@ -190,7 +192,8 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     if (!den_done) sm |= (uint64_t)(popc(pa & DENARI_MASK) + 1) << 6;
     if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
     /* primiera */
-    Span ps = prim_span(S, pa, pb, rem);
+    uint32_t va = best_pv_bytes(pa), vb = best_pv_bytes(pb), vr = best_pv_bytes(rem);
+    Span ps = prim_span_of(S, va, vb, vr);
     uint64_t freec = 0;
     if (ps.lo == ps.hi) {
         off += ps.lo;
@@ -198,16 +201,15 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
         *pcls = PCLS(ps.lo, ps.lo);
     } else {
         int a[4], b[4];
-        best_pv4(pa, a);
-        best_pv4(pb, b);
+        pv_unpack(va, a);
+        pv_unpack(vb, b);
         open++;
         chi += ps.hi; clo += ps.lo;
         *pcls = PCLS(ps.lo, ps.hi);
         if (S->opts & OPT_CANON) {
             int r[4];
-            best_pv4(rem, r);
-            uint32_t vr = best_pv_bytes(rem);
-            int cana = pv_complete(byte_max(best_pv_bytes(pa), vr)), canb = pv_complete(byte_max(best_pv_bytes(pb), vr));
+            pv_unpack(vr, r);
+            int cana = pv_complete(byte_max(va, vr)), canb = pv_complete(byte_max(vb, vr));
             sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
         }
         for (int st = 0; st < 4; st++) {

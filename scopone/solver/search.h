@@ -169,15 +169,6 @@ static inline int leaf_value(Solver *S, uint64_t pa, uint64_t pb, int sc, int be
 }
 
 /*
- * The last round: every seat still to play holds one card, so the play is
- * forced but for the choice between capture options.  Plays it out on local
- * copies of the state (no make/unmake, no move ordering, no table).
- * `bounded`: the caller has just failed small_bound with this window, which
- * is the same bound as the one here (each seat's count of cards is its count
- * of plays), or a tighter one (OPT_NOSCOPA), so it is not worked out again
- * (the same nodes; 0.979 the time, 7 cards, endgames 1-20, paired).
- */
-/*
  * The last round's sure bound, for the seat to play with `left` plays to go
  * (each seat to play holds one card): the categories end in [r->lo, r->hi],
  * and each play but the last makes at most one scopa.  `entry`: the round
@@ -212,6 +203,15 @@ static inline void last_round_narrow(const Solver *S, Range *r, uint64_t cap, in
     range_narrow_to(S, r, p[0], p[1], rem);
 }
 
+/*
+ * The last round: every seat still to play holds one card, so the play is
+ * forced but for the choice between capture options.  Plays it out on local
+ * copies of the state (no make/unmake, no move ordering, no table).
+ * `bounded`: the caller has just failed small_bound with this window, which
+ * is the same bound as the one here (each seat's count of cards is its count
+ * of plays), or a tighter one (OPT_NOSCOPA), so it is not worked out again
+ * (the same nodes; 0.979 the time, 7 cards, endgames 1-20, paired).
+ */
 static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, const uint64_t pile[2],
                       const int scope[2], int last, int alpha, int beta, const Range *cr, uint64_t freec,
                       int bounded) {
