@@ -41,14 +41,15 @@ else:
 
 
 class ProfiledBuild(build_ext):
-    """With SCOPONE_PGO=1, a profile-guided build of the core (gcc): built once
-    instrumented, run on random endgames (tools/pgo_train.py, which needs nothing but
-    the module it loads), built again from what that run measured.  The same search,
-    0.97-0.99 the time (README, "5 December"); half a minute more to install, so not
-    the default.  A failure of the first two steps falls back to a plain build."""
+    """By default (SCOPONE_PGO=0 turns it off), a profile-guided build of the core (gcc):
+    built once instrumented, run on random endgames (tools/pgo_train.py, which needs
+    nothing but the module it loads), built again from what that run measured.  The
+    same search, 0.95-0.98 the time (README, "5 December" and "Later on 5 December");
+    half a minute more to install.  A failure of the first two steps falls back to a
+    plain build, with a warning."""
 
     def build_extensions(self):
-        if os.environ.get("SCOPONE_PGO", "0") != "1" or self.compiler.compiler_type != "unix" or \
+        if os.environ.get("SCOPONE_PGO", "1") != "1" or self.compiler.compiler_type != "unix" or \
                 not os.path.exists(TRAIN):
             return super().build_extensions()
         plain = {id(e): list(e.extra_compile_args) for e in self.extensions}

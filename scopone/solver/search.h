@@ -469,7 +469,7 @@ static int plain_overflow(Solver *S) {
 #define PLAIN_LAZY 1
 #endif
 static inline int plain_lazy(const Solver *S, const SEntry *se) {
-    return PLAIN_LAZY && (S->opts & OPT_ORDER) && !se && !S->st;
+    return PLAIN_LAZY && (S->opts & OPT_ORDER) && !se;
 }
 
 /* ab_small once the sure bounds failed to settle the window.  ak: the class key to probe, 0 for
