@@ -99,8 +99,10 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
 }
 
 static inline unsigned table_ranks(uint64_t table) {
-    unsigned tr = 0; /* bit r - 1 */
-    for (uint64_t m = table; m; m &= m - 1) tr |= 1u << (__builtin_ctzll(m) >> 2);
+    /* bit r - 1: a card of rank r; the nibbles' bits folded to bit 4r, then gathered (no loop) */
+    uint64_t x = (table | table >> 1 | table >> 2 | table >> 3) & 0x1111111111ULL;
+    unsigned tr = 0;
+    for (int r = 0; r < 10; r++) tr |= (unsigned)(x >> (3 * r)) & (1u << r);
     return tr;
 }
 
@@ -186,11 +188,12 @@ static inline void unmake(Solver *S, const Undo *u) {
     S->cards_left++;
 }
 
-/* the sum of the values of the table's cards */
+/* the sum of the values of the table's cards: each card counts 1 plus its rank index (bits
+ * 2-5 of its bit), and the bits of the rank index are summed by masks, without a loop over the
+ * cards (the loop's exit was mispredicted often enough to show in profiles) */
 static inline int table_sum(uint64_t table) {
-    int sum = 0;
-    for (; table; table &= table - 1) sum += (__builtin_ctzll(table) >> 2) + 1;
-    return sum;
+    return popc(table) + popc(table & 0xF0F0F0F0F0ULL) + 2 * popc(table & 0x00FF00FF00ULL) +
+           4 * popc(table & 0xFFFF0000ULL) + 8 * popc(table & 0xFF00000000ULL);
 }
 
 /* whether the seat could sweep this table (approximate: for move ordering only) */
