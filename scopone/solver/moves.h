@@ -99,11 +99,13 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
 }
 
 static inline unsigned table_ranks(uint64_t table) {
-    /* bit r - 1: a card of rank r; the nibbles' bits folded to bit 4r, then gathered (no loop) */
+    /* bit r - 1: a card of rank r.  Each nibble folded to its low bit, then the ten bits
+     * gathered by halves: pairs in a byte, fours in 16 bits, eights in 32, all ten */
     uint64_t x = (table | table >> 1 | table >> 2 | table >> 3) & 0x1111111111ULL;
-    unsigned tr = 0;
-    for (int r = 0; r < 10; r++) tr |= (unsigned)(x >> (3 * r)) & (1u << r);
-    return tr;
+    x = (x | x >> 3) & 0x0303030303ULL;
+    x = (x | x >> 6) & 0x000F000F000FULL;
+    x = (x | x >> 12) & 0x000000FF000000FFULL;
+    return (unsigned)((x | x >> 24) & 0x3FF);
 }
 
 /* legal moves of the seat to move (equivalent ones dropped when freec != 0) */
