@@ -108,6 +108,16 @@ static inline unsigned table_ranks(uint64_t table) {
     return (unsigned)((x | x >> 24) & 0x3FF);
 }
 
+/* whether card c is another of the interchangeable cards (freec: those whose suit no longer
+ * matters) of a rank already played at this node (seen: those ranks' nibbles), and is skipped */
+static inline int free_duplicate(uint64_t freec, int c, uint64_t *seen) {
+    if (!(freec >> c & 1)) return 0;
+    uint64_t nibm = 15ULL << (c & ~3);
+    if (*seen & nibm) return 1;
+    *seen |= nibm;
+    return 0;
+}
+
 /* legal moves of the seat to move (equivalent ones dropped when freec != 0) */
 static inline __attribute__((always_inline)) int gen_moves(const Solver *S, Move *out, uint64_t freec) {
     uint64_t hand = S->hand[S->to_move], table = S->table;
@@ -119,11 +129,7 @@ static inline __attribute__((always_inline)) int gen_moves(const Solver *S, Move
     while (hand) {
         int c = __builtin_ctzll(hand);
         hand &= hand - 1;
-        if (equiv && (freec >> c & 1)) {
-            uint64_t nibm = 15ULL << (c & ~3);
-            if (seen_free & nibm) continue;
-            seen_free |= nibm;
-        }
+        if (free_duplicate(freec, c, &seen_free)) continue;
         n = card_moves(S, c, table, tr, tc, freec & table, equiv, out, n);
         if (n < 0 || n >= MOVE_STACK / 2) return -1;
     }

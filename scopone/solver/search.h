@@ -396,6 +396,15 @@ static inline void partition_store(Solver *S, uint64_t ak, int v, int alpha, int
     else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd - PCLS_HI(S->rs));
 }
 
+/* ab_small_body's class probe, made once: before the first sweep is searched, or else once the
+ * first card's moves are made (so that the slot, fetched ahead, has had time to arrive); 1 if
+ * the class's bound settles the node */
+static inline int deferred_probe(Solver *S, uint64_t *ak, const Range *cr, int alpha, int beta) {
+    uint64_t k = *ak;
+    *ak = 0;
+    return k && partition_probe(S, k, cr->pcls, alpha, beta);
+}
+
 /* a plain node's search, one move at a time (ab_small_body) */
 typedef struct {
     int maximise, alpha, beta, best, v; /* v: the last move's value (for smalltt's move) */
@@ -541,15 +550,8 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
         uint64_t swept = table ? sweepers(S, hand, table) : 0;
         for (uint64_t m = swept; m; m &= m - 1) {
             int c = __builtin_ctzll(m);
-            if (equiv && (freec >> c & 1)) { /* one of the interchangeable cards (gen_moves) */
-                uint64_t nibm = 15ULL << (c & ~3);
-                if (seen_free & nibm) continue;
-                seen_free |= nibm;
-            }
-            if (ak) {
-                if (partition_probe(S, ak, cr->pcls, alpha, beta)) { *hit = 1; return S->rb; }
-                ak = 0;
-            }
+            if (free_duplicate(freec, c, &seen_free)) continue;
+            if (deferred_probe(S, &ak, cr, alpha, beta)) { *hit = 1; return S->rb; }
             ms[0].card = c; ms[0].cap = table;
             if (plain_move(S, &P, ms, sp + 1)) return P.best;
         }
@@ -559,17 +561,10 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
         while (hand) {
             int c = __builtin_ctzll(hand);
             hand &= hand - 1;
-            if (equiv && (freec >> c & 1)) {
-                uint64_t nibm = 15ULL << (c & ~3);
-                if (seen_free & nibm) continue;
-                seen_free |= nibm;
-            }
+            if (free_duplicate(freec, c, &seen_free)) continue;
             int k = card_moves(S, c, table, tr, tc, freet, equiv, ms, 0);
             if (k < 0 || sp + k + 4096 > MOVE_STACK) return plain_overflow(S);
-            if (ak) {
-                if (partition_probe(S, ak, cr->pcls, alpha, beta)) { *hit = 1; return S->rb; }
-                ak = 0;
-            }
+            if (deferred_probe(S, &ak, cr, alpha, beta)) { *hit = 1; return S->rb; }
             if (!ms[0].cap) { lays |= 1ULL << c; continue; }
             for (int i = 0; i < k; i++) /* (the sweep was searched above) */
                 if (!(ms[i].cap == table && (swept >> c & 1)) && plain_move(S, &P, ms + i, sp + k)) return P.best;
@@ -587,7 +582,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
     } else {
         int n = gen_moves(S, ms, freec);
         if (n < 0 || sp + n + 4096 > MOVE_STACK) return plain_overflow(S);
-        if (ak && partition_probe(S, ak, cr->pcls, alpha, beta)) { *hit = 1; return S->rb; }
+        if (deferred_probe(S, &ak, cr, alpha, beta)) { *hit = 1; return S->rb; }
         if (S->opts & OPT_ORDER) {
             /* sweeps first, then other captures, then lay-downs */
             int k = 0;
