@@ -337,9 +337,12 @@ def test_ctrl_c_while_the_program_starts_is_one_line():
         time.sleep(delay)
         os.kill(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=60)
-        # on a loaded machine the interpreter may still be starting (no scopone code has
-        # run, nothing can catch the signal yet): only then may Python print its traceback
-        ours = re.search(r'File "[^"]*/scopone/', err)  # a frame of the package's own code
+        # on a loaded machine the interpreter may still be starting: no scopone code has run,
+        # or only the module-level imports of the package's __init__ or __main__ before run()
+        # holds the signal back (nothing can catch it yet; seen once in CI, 5 December): only
+        # then may Python print its traceback
+        frames = re.findall(r'File "[^"]*/(scopone/[^"]*)", line \d+, in (\S+)', err)
+        ours = [f for f in frames if f not in (("scopone/__init__.py", "<module>"), ("scopone/__main__.py", "<module>"))]
         assert "Traceback" not in err or not ours, (delay, err)
         assert p.returncode in (0, 1, 130, -signal.SIGINT), (delay, p.returncode, err)
         assert p.returncode != 1 or not ours, (delay, err)
