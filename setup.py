@@ -45,7 +45,7 @@ class ProfiledBuild(build_ext):
     built once instrumented, run on random endgames (tools/pgo_train.py, which needs
     nothing but the module it loads), built again from what that run measured.  The
     same search, 0.95-0.98 the time (README, "5 December" and "Later on 5 December");
-    half a minute more to install.  A failure of the first two steps falls back to a
+    about 25 s more to install.  A failure of the first two steps falls back to a
     plain build, with a warning."""
 
     def build_extensions(self):

@@ -11,8 +11,8 @@ static inline int can_sweep(const Solver *S, uint64_t table, uint64_t hand) {
     if (!table || !hand) return 0;
     if (S->apt && (hand & 15) && (S->asso_scopa || S->asso_takes_asso)) return 1;
     int sum = table_sum(table);
-    if (sum >= 1 && sum <= 10 && (hand >> (4 * (sum - 1)) & 15)) return 1;
-    if (S->quindici && sum < 15 && 15 - sum <= 10 && (hand >> (4 * (14 - sum)) & 15)) return 1;
+    if (cards_of_value(hand, sum)) return 1;
+    if (S->quindici && cards_of_value(hand, 15 - sum)) return 1;
     return 0;
 }
 

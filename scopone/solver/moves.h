@@ -204,6 +204,11 @@ static inline int table_sum(uint64_t table) {
            4 * popc(table & 0xFFFF0000ULL) + 8 * popc(table & 0xFF00000000ULL);
 }
 
+/* the cards of hand worth v (none unless 1 <= v <= 10): those that take a table summing to v whole */
+static inline uint64_t cards_of_value(uint64_t hand, int v) {
+    return v >= 1 && v <= 10 ? hand & 15ULL << (4 * (v - 1)) : 0;
+}
+
 /* whether the seat could sweep this table (approximate: for move ordering only) */
 static inline int sweepable(const Solver *S, uint64_t table, int seat) {
     if (!table) return 0;
@@ -211,7 +216,7 @@ static inline int sweepable(const Solver *S, uint64_t table, int seat) {
     if (S->apt && (hand & 15)) return 1;
     int sum = table_sum(table);
     int need = S->quindici ? 15 - sum : sum;
-    return need >= 1 && need <= 10 && (hand >> (4 * (need - 1)) & 15);
+    return cards_of_value(hand, need) != 0;
 }
 
 /* ordering score of a move (higher first) */

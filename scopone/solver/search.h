@@ -456,9 +456,7 @@ static inline __attribute__((always_inline)) int plain_move(Solver *S, PlainNode
  */
 static inline uint64_t sweepers(const Solver *S, uint64_t hand, uint64_t table) {
     if (S->quindici) return 0;
-    uint64_t m = 0;
-    int sum = table_sum(table);
-    if (sum <= 10) m = hand & 15ULL << (4 * (sum - 1));
+    uint64_t m = cards_of_value(hand, table_sum(table));
     if (S->apt) {
         m &= ~15ULL;
         if (!(S->asso_takes_asso && (table & 15)) || !(table & (table - 1))) m |= hand & 15;
