@@ -988,10 +988,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             if (got[hit].work > w) w = got[hit].work;
         } else slot = slot_for(S, key, w, got, keys);
         ne.check = check;
-        ne.lo = (int8_t)lo; ne.hi = (int8_t)hi;
-        ne.work = (uint8_t)w;
-        ne.dec = (int8_t)(off - sdiff);
-        entry_set(&ne, bestmove, S->pile[0], loc);
+        entry_set(&ne, lo, hi, w, off - sdiff, bestmove, S->pile[0], loc);
         entry_store(slot, key, &ne);
         S->tt_stores++;
     }
