@@ -180,7 +180,8 @@ def test_core_matches_minimax(rules):
                                      "summary+partition+pdenari", "all-ppiles", "summary+partition+ppiles",
                                      "order+partition+pdenari+ppiles", "all+smalltt", "small+smalltt",
                                      "order+small+smalltt+partition", "all+hint", "all-hint", "summary+partition+hint", "all-shallow", "order+shallow",
-                                     "all-rootsize", "all+rootsize", "order+rootsize", "everything"])
+                                     "all-rootsize", "all+rootsize", "order+rootsize", "all-outcomes",
+                                     "small+last+outcomes", "order+small+last+range+outcomes", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -624,20 +625,42 @@ def test_shallow_ordering_is_left_out_far_from_the_points_decided():
         assert stats[0][0] > 0, pos.line()
 
 
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_outcome_table_scores_lines_as_playing_them_does(rules):
+    # The outcome table keeps, by a node's exact cards, where each of its lines leads, and
+    # scores them on whatever piles the node is met with.  The values must be those of the
+    # search that plays every line (the same core without the table), and the table must
+    # have been used: the same cards met again with other piles.
+    hits = 0
+    for seed in range(6):
+        pos = endgame(7600 + seed, rules, 3 + seed % 2)
+        ref = solve_with(CoreBackend(rules, options="all-outcomes"), pos, "all", line=False)
+        backend = CoreBackend(rules, options="all")
+        got = solve_with(backend, pos, "all", line=False)
+        assert moves_and_values(got) == moves_and_values(ref), pos.line()
+        hits += backend.stats()["outcome_hits"]
+    assert hits > 0
+
+
 def test_small_tables_are_reported():
-    # the class table and smalltt's table come on top of --memory: stats say how big they are
-    # (512 KiB and 1 MiB, or a quarter of a smaller bound, but the class table keeps its 2^16
-    # entries of 8 bytes at least), 0 where the option is off
+    # the class table, smalltt's table and the outcome table come on top of --memory: stats say
+    # how big they are (512 KiB, 1 MiB and 2 MiB, or a quarter of a smaller bound, but the class
+    # table keeps its 2^16 entries of 8 bytes at least), 0 where the option is off
     pos = endgame(43, Rules(), 5)
     for options, small in (("all", 0), ("all+smalltt", 1 << 20)):
         backend = CoreBackend(pos.rules, memory_mb=64, options=options)
         solve_with(backend, pos, "best", line=False)
         st = backend.stats()
         assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == 1 << 19
+        assert st["outcome_memory_bytes"] == 1 << 21  # the outcome table's 2 MiB
+    backend = CoreBackend(pos.rules, memory_mb=64, options="all-outcomes")
+    solve_with(backend, pos, "best", line=False)
+    assert backend.stats()["outcome_memory_bytes"] == 0
     backend = CoreBackend(pos.rules, memory_mb=1, options="all+smalltt")
     solve_with(backend, pos, "best", line=False)
     st = backend.stats()
     assert 0 < st["small_memory_bytes"] <= 1 << 18 and st["partition_memory_bytes"] == 1 << 19
+    assert 0 < st["outcome_memory_bytes"] <= 1 << 18
 
 
 def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():

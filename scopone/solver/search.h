@@ -306,6 +306,95 @@ static inline int before_last_round(const Solver *S) {
            popc(S->hand[(s + 3) & 3]) == 1;
 }
 
+/* OPT_OUTCOMES: the slot of the node before the last round at S (see OEntry), its key in k: the
+ * table and the mover's two cards (k[0]), the three other seats' cards, the mover and the last
+ * capturer (k[1]; its bit 20 set, so that no key is a zeroed entry's) */
+static inline OEntry *outcome_slot(const Solver *S, uint64_t k[2]) {
+    int seat = S->to_move;
+    uint64_t h = S->hand[seat];
+    k[0] = S->table | (uint64_t)__builtin_ctzll(h) << 40 | (uint64_t)__builtin_ctzll(h & (h - 1)) << 46;
+    k[1] = (uint64_t)__builtin_ctzll(S->hand[(seat + 1) & 3]) | (uint64_t)__builtin_ctzll(S->hand[(seat + 2) & 3]) << 6 |
+           (uint64_t)__builtin_ctzll(S->hand[(seat + 3) & 3]) << 12 | (uint64_t)seat << 18 | 1ULL << 20 |
+           (uint64_t)(S->last + 1) << 21;
+    return S->ot + (mix64(k[0] ^ k[1] * 0x9E3779B97F4A7C15ULL) & S->ot_mask);
+}
+
+/* where a line leads, as a number to sort the lines by (higher first, for the mover's team):
+ * scope, then the cards taken (the piles are not known here) */
+static inline int outcome_order(const Solver *S, uint64_t line) {
+    uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    uint64_t a = line & ALL40, b = (line >> 48 & 1) ? 0 : cards & ~a;
+    int v = 8 * ((int)(line >> 40 & 15) - (int)(line >> 44 & 15)) + 2 * (popc(a) - popc(b)) +
+            popc(a & DENARI_MASK) - popc(b & DENARI_MASK) + 3 * ((int)(a >> SETTEBELLO & 1) - (int)(b >> SETTEBELLO & 1));
+    return (S->to_move & 1) ? -v : v;
+}
+
+/* OPT_OUTCOMES: e filled with the lines of the node before the last round at S (ms: room for
+ * moves), keyed k; 0 if it is not kept (a play after the mover's has a choice between captures,
+ * or the mover has more than OUTCOME_LINES plays) */
+static int outcome_fill(Solver *S, OEntry *e, const uint64_t k[2], Move *ms) {
+    int seat = S->to_move, n = 0, ok = 1;
+    e->k0 = k[0]; e->k1 = k[1];
+    int key[OUTCOME_LINES];
+    for (uint64_t h = S->hand[seat]; h && ok; h &= h - 1) {
+        int c = __builtin_ctzll(h);
+        int m = card_moves(S, c, S->table, table_ranks(S->table), rank_counts(S->table) | 0x8888888888ULL, 0, 0, ms, 0);
+        if (m < 0 || (ms - S->mstack) + m + 4096 > MOVE_STACK || n + m > OUTCOME_LINES) { ok = 0; break; }
+        Move *rest = ms + m;
+        for (int i = 0; i < m && ok; i++) {
+            uint64_t t = S->table, p[2] = {0, 0};
+            int sco[2] = {0, 0}, l = S->last;
+            apply_play(S, c, ms[i].cap, seat & 1, 0, &t, p, sco, &l);
+            for (int j = 1; j <= 4; j++) { /* the round: each seat's one card, the mover's other last */
+                int st = (seat + j) & 3, cc = __builtin_ctzll(j < 4 ? S->hand[st] : S->hand[seat] & ~(1ULL << c));
+                int r = card_moves(S, cc, t, table_ranks(t), rank_counts(t) | 0x8888888888ULL, 0, 0, rest, 0);
+                /* the deal's last play: whatever it captures, every card left goes to its team */
+                if (r < 0 || (rest - S->mstack) + r + 4096 > MOVE_STACK || (r != 1 && j < 4)) { ok = 0; break; }
+                apply_play(S, cc, rest[0].cap, st & 1, j == 4, &t, p, sco, &l);
+            }
+            if (!ok) break;
+            uint64_t line = OUTCOME_LINE | p[0] | (uint64_t)sco[0] << 40 | (uint64_t)sco[1] << 44 | (uint64_t)(l < 0) << 48;
+            /* insertion by outcome_order: the likeliest to cut first */
+            int o = outcome_order(S, line), at = n++;
+            for (; at > 0 && key[at - 1] < o; at--) { e->line[at] = e->line[at - 1]; key[at] = key[at - 1]; }
+            e->line[at] = line; key[at] = o;
+        }
+    }
+    if (!ok) { e->line[0] = OUTCOME_NONE; return 0; }
+    if (n < OUTCOME_LINES) e->line[n] = 0;
+    return 1;
+}
+
+/*
+ * OPT_OUTCOMES: the value of the node before the last round at S from its lines
+ * (e, its slot, keyed k): each is scored on the piles as leaf_value scores the deal's
+ * end, best first.  1 with the value in *v; 0 if the node is not kept (the search
+ * plays it).  The lines are scored, not played: each counts as one node.
+ */
+static int outcome_search(Solver *S, OEntry *e, const uint64_t k[2], Move *ms, int alpha, int beta,
+                          const Range *cr, int *v) {
+    if (e->k0 == k[0] && e->k1 == k[1]) {
+        if (e->line[0] == OUTCOME_NONE) return 0;
+        S->ot_hits++;
+    } else if (!outcome_fill(S, e, k, ms)) return 0;
+    int maximise = (S->to_move & 1) == 0, best = maximise ? -S->inf : S->inf;
+    Robust rob = robust_start(S, maximise, cr->pcls);
+    uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
+    int sd = S->scope[0] - S->scope[1];
+    for (int i = 0; i < OUTCOME_LINES && (e->line[i] & OUTCOME_LINE); i++) {
+        uint64_t line = e->line[i], a = line & ALL40, b = (line >> 48 & 1) ? 0 : cards & ~a;
+        S->nodes++;
+        S->by_left[4]++;
+        int x = leaf_value(S, S->pile[0] | a, S->pile[1] | b, sd + (int)(line >> 40 & 15) - (int)(line >> 44 & 15),
+                           beta, cr->pcls);
+        robust_add(S, &rob, maximise, x, beta);
+        if (minimax_step(maximise, x, &best, &alpha, &beta)) { *v = best; return 1; } /* S->rb: that line's */
+    }
+    robust_set(S, rob.acc, cr->pcls);
+    *v = best;
+    return 1;
+}
+
 static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec);
 
 #ifndef SMALLTT_MIN
@@ -357,8 +446,16 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
 /* the last plays: no ordering but captures first, no table but OPT_SMALLTT's small one */
 static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
     if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pcls);
+    /* OPT_OUTCOMES: the slot is fetched while the sure bounds are worked out */
+    OEntry *oe = NULL;
+    uint64_t ok[2];
+    if (S->ot && before_last_round(S)) {
+        oe = outcome_slot(S, ok);
+        __builtin_prefetch(oe);
+    }
     int v;
     if (small_bound(S, alpha, beta, cr, &v)) return v;
+    if (oe && outcome_search(S, oe, ok, S->mstack + sp, alpha, beta, cr, &v)) return v;
     return ab_small_body(S, sp, alpha, beta, cr, freec, 0, NULL);
 }
 

@@ -67,7 +67,11 @@
 #define OPT_ROOTSIZE 67108864 /* with OPT_ORDER: at the root, of the moves that fail by as much as the best one, the
                               * one with the biggest subtree is kept as the table's move (the next test's first):
                               * 4.2%, 2.4% and 1.2% fewer nodes at 7, 6 and 5 cards, the same at 8 (README) */
-#define OPT_ALL 134217727
+#define OPT_OUTCOMES 134217728 /* with OPT_LAST: a node before the last round (its mover holds two cards, every other
+                               * seat one) keeps in a table of its own, by its exact cards, where each of its plays
+                               * leads (the rest is forced; the piles do not change it), so that the same cards met
+                               * again with other piles are scored without playing them (see OEntry) */
+#define OPT_ALL 268435455
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none; etc saves
@@ -192,6 +196,25 @@ typedef struct {
  * entry: the plain search's region takes half of a 1 MB L2 cache */
 typedef uint64_t AEntry;
 
+/*
+ * OPT_OUTCOMES: an entry of the outcome table.  A node before the last round (the
+ * mover holds two cards, every other seat one) by its exact card locations, mover
+ * and last capturer (k0, k1: see outcome_slot); then each of the mover's plays is
+ * one line, since each seat after it holds one card (a node where a later play
+ * has a choice between captures is not kept: line[0] is OUTCOME_NONE), and where
+ * a line ends does not depend on the piles.  A line: the cards team A takes (bits
+ * 0-39; team B takes the others, unless nobody captures in the whole deal, bit
+ * 48, when the cards go to no pile), the scope each team makes (bits 40-43 A,
+ * 44-47 B), bit 63 on a line in use.  64 bytes.
+ */
+#define OUTCOME_LINES 6
+#define OUTCOME_LINE (1ULL << 63)
+#define OUTCOME_NONE (1ULL << 62)
+typedef struct OEntry {
+    uint64_t k0, k1;
+    uint64_t line[OUTCOME_LINES];
+} OEntry;
+
 /* OPT_SMALLTT: an entry of the plain search's table (exact positions, see ab_small) */
 typedef struct SEntry {
     uint64_t key, check, move;
@@ -253,6 +276,11 @@ typedef struct {
     uint64_t st_mask;
     size_t st_bytes;
     uint64_t st_hits;
+    OEntry *ot;       /* OPT_OUTCOMES: the outcome table (this Solver's own) */
+    void *ot_raw;
+    uint64_t ot_mask;
+    size_t ot_bytes;
+    uint64_t ot_hits;
     AEntry *at;       /* OPT_PARTITION: the table of abstract positions (this Solver's own) */
     void *at_raw;
     int at_hint;      /* OPT_HINT: the table nodes' region holds pairs (class entry, move); 0 if it has none */

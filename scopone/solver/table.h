@@ -313,6 +313,7 @@ static void free_tables(Solver *S) {
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
     free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_hint = 0; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
     free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
+    free(S->ot_raw); S->ot_raw = NULL; S->ot = NULL; S->ot_mask = 0; S->ot_bytes = 0;
 }
 
 #ifndef PARTITION_TABLE_BYTES
@@ -432,6 +433,9 @@ static inline void abstract_store(Solver *S, uint64_t ak, int is_lo, int rel) {
     S->at_stores++;
 }
 
+#ifndef OUTCOME_TABLE_BYTES
+#define OUTCOME_TABLE_BYTES (1u << 21) /* OPT_OUTCOMES: 2^15 entries of 64 bytes */
+#endif
 #ifndef SMALL_TABLE_BYTES
 #define SMALL_TABLE_BYTES (1u << 20) /* OPT_SMALLTT */
 #endif
@@ -481,6 +485,15 @@ static int alloc_tt(Solver *S) {
         if (!S->st) { PyErr_NoMemory(); return -1; }
         S->st_mask = bytes / sizeof(SEntry) - 1;
         S->st_bytes = bytes;
+    }
+    if ((S->opts & OPT_OUTCOMES) && (S->opts & OPT_LAST) && !S->ot && S->cards_left > 5) {
+        /* --memory bounds the transposition table: this small one comes on top (its pages are
+         * touched only as it fills, so a small solve pays for few of them) */
+        size_t bytes = small_table_bytes(OUTCOME_TABLE_BYTES, S->tt_limit_bytes, sizeof(OEntry));
+        S->ot = (OEntry *)table_alloc(bytes, &S->ot_raw);
+        if (!S->ot) { PyErr_NoMemory(); return -1; }
+        S->ot_mask = bytes / sizeof(OEntry) - 1;
+        S->ot_bytes = bytes;
     }
     if (S->tt) return 0;
     if (reserve_tt(S) < 0) { PyErr_NoMemory(); return -1; }
