@@ -319,49 +319,59 @@ static inline OEntry *outcome_slot(const Solver *S, uint64_t k[2]) {
     return S->ot + (mix64(k[0] ^ k[1] * 0x9E3779B97F4A7C15ULL) & S->ot_mask);
 }
 
+/* the cards each team takes along a line (see OEntry), `cards` those in play at its node */
+static inline void outcome_piles(uint64_t line, uint64_t cards, uint64_t *a, uint64_t *b) {
+    *a = line & ALL40;
+    *b = (line >> 48 & 1) ? 0 : cards & ~*a;
+}
+
 /* where a line leads, as a number to sort the lines by (higher first, for the mover's team):
  * scope, then the cards taken (the piles are not known here) */
-static inline int outcome_order(const Solver *S, uint64_t line) {
-    uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
-    uint64_t a = line & ALL40, b = (line >> 48 & 1) ? 0 : cards & ~a;
+static inline int outcome_order(const Solver *S, uint64_t line, uint64_t cards) {
+    uint64_t a, b;
+    outcome_piles(line, cards, &a, &b);
     int v = 8 * ((int)(line >> 40 & 15) - (int)(line >> 44 & 15)) + 2 * (popc(a) - popc(b)) +
             popc(a & DENARI_MASK) - popc(b & DENARI_MASK) + 3 * ((int)(a >> SETTEBELLO & 1) - (int)(b >> SETTEBELLO & 1));
     return (S->to_move & 1) ? -v : v;
+}
+
+/* the plays of card c on table t, in ms, every capture choice kept (a line must not depend on
+ * the piles, so none is dropped as equivalent); -1 if they do not fit the move stack */
+static inline int outcome_moves(const Solver *S, int c, uint64_t t, Move *ms) {
+    int n = card_moves(S, c, t, table_ranks(t), rank_counts(t) | 0x8888888888ULL, 0, 0, ms, 0);
+    return n < 0 || (ms - S->mstack) + n + 4096 > MOVE_STACK ? -1 : n;
 }
 
 /* OPT_OUTCOMES: e filled with the lines of the node before the last round at S (ms: room for
  * moves), keyed k; 0 if it is not kept (a play after the mover's has a choice between captures,
  * or the mover has more than OUTCOME_LINES plays) */
 static int outcome_fill(Solver *S, OEntry *e, const uint64_t k[2], Move *ms) {
-    int seat = S->to_move, n = 0, ok = 1;
     e->k0 = k[0]; e->k1 = k[1];
-    int key[OUTCOME_LINES];
-    for (uint64_t h = S->hand[seat]; h && ok; h &= h - 1) {
-        int c = __builtin_ctzll(h);
-        int m = card_moves(S, c, S->table, table_ranks(S->table), rank_counts(S->table) | 0x8888888888ULL, 0, 0, ms, 0);
-        if (m < 0 || (ms - S->mstack) + m + 4096 > MOVE_STACK || n + m > OUTCOME_LINES) { ok = 0; break; }
-        Move *rest = ms + m;
-        for (int i = 0; i < m && ok; i++) {
+    e->line[0] = OUTCOME_NONE; /* until every line is made */
+    int seat = S->to_move, n = 0, key[OUTCOME_LINES];
+    uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3], lines[OUTCOME_LINES];
+    for (uint64_t h = S->hand[seat]; h; h &= h - 1) {
+        int c = __builtin_ctzll(h), m = outcome_moves(S, c, S->table, ms);
+        if (m < 0 || n + m > OUTCOME_LINES) return 0;
+        for (int i = 0; i < m; i++) {
             uint64_t t = S->table, p[2] = {0, 0};
             int sco[2] = {0, 0}, l = S->last;
             apply_play(S, c, ms[i].cap, seat & 1, 0, &t, p, sco, &l);
             for (int j = 1; j <= 4; j++) { /* the round: each seat's one card, the mover's other last */
                 int st = (seat + j) & 3, cc = __builtin_ctzll(j < 4 ? S->hand[st] : S->hand[seat] & ~(1ULL << c));
-                int r = card_moves(S, cc, t, table_ranks(t), rank_counts(t) | 0x8888888888ULL, 0, 0, rest, 0);
+                int r = outcome_moves(S, cc, t, ms + m);
                 /* the deal's last play: whatever it captures, every card left goes to its team */
-                if (r < 0 || (rest - S->mstack) + r + 4096 > MOVE_STACK || (r != 1 && j < 4)) { ok = 0; break; }
-                apply_play(S, cc, rest[0].cap, st & 1, j == 4, &t, p, sco, &l);
+                if (r < 0 || (r != 1 && j < 4)) return 0;
+                apply_play(S, cc, ms[m].cap, st & 1, j == 4, &t, p, sco, &l);
             }
-            if (!ok) break;
             uint64_t line = OUTCOME_LINE | p[0] | (uint64_t)sco[0] << 40 | (uint64_t)sco[1] << 44 | (uint64_t)(l < 0) << 48;
             /* insertion by outcome_order: the likeliest to cut first */
-            int o = outcome_order(S, line), at = n++;
-            for (; at > 0 && key[at - 1] < o; at--) { e->line[at] = e->line[at - 1]; key[at] = key[at - 1]; }
-            e->line[at] = line; key[at] = o;
+            int o = outcome_order(S, line, cards), at = n++;
+            for (; at > 0 && key[at - 1] < o; at--) { lines[at] = lines[at - 1]; key[at] = key[at - 1]; }
+            lines[at] = line; key[at] = o;
         }
     }
-    if (!ok) { e->line[0] = OUTCOME_NONE; return 0; }
-    if (n < OUTCOME_LINES) e->line[n] = 0;
+    for (int i = 0; i < OUTCOME_LINES; i++) e->line[i] = i < n ? lines[i] : 0;
     return 1;
 }
 
@@ -382,7 +392,8 @@ static int outcome_search(Solver *S, OEntry *e, const uint64_t k[2], Move *ms, i
     uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
     int sd = S->scope[0] - S->scope[1];
     for (int i = 0; i < OUTCOME_LINES && (e->line[i] & OUTCOME_LINE); i++) {
-        uint64_t line = e->line[i], a = line & ALL40, b = (line >> 48 & 1) ? 0 : cards & ~a;
+        uint64_t line = e->line[i], a, b;
+        outcome_piles(line, cards, &a, &b);
         S->nodes++;
         S->by_left[4]++;
         int x = leaf_value(S, S->pile[0] | a, S->pile[1] | b, sd + (int)(line >> 40 & 15) - (int)(line >> 44 & 15),
