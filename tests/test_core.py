@@ -625,6 +625,16 @@ def test_shallow_ordering_is_left_out_far_from_the_points_decided():
         assert stats[0][0] > 0, pos.line()
 
 
+def outcome_hits_checked(rules: Rules, pos: Position) -> int:
+    """Every move's value of pos with the outcome table, checked against the same core
+    playing every line (all-outcomes); the table's hits."""
+    ref = solve_with(CoreBackend(rules, options="all-outcomes"), pos, "all", line=False)
+    backend = CoreBackend(rules, options="all")
+    got = solve_with(backend, pos, "all", line=False)
+    assert moves_and_values(got) == moves_and_values(ref), pos.line()
+    return backend.stats()["outcome_hits"]
+
+
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_outcome_table_scores_lines_as_playing_them_does(rules):
     # The outcome table keeps, by a node's exact cards, where each of its lines leads, and
@@ -636,11 +646,44 @@ def test_outcome_table_scores_lines_as_playing_them_does(rules):
     for seed in range(6):
         for n in (3, 4, 5):
             pos = endgame(7600 + seed, rules, n)
-            ref = solve_with(CoreBackend(rules, options="all-outcomes"), pos, "all", line=False)
-            backend = CoreBackend(rules, options="all")
-            got = solve_with(backend, pos, "all", line=False)
-            assert moves_and_values(got) == moves_and_values(ref), pos.line()
-            hits += backend.stats()["outcome_hits"]
+            hits += outcome_hits_checked(rules, pos)
+    assert hits > 0
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_outcome_table_on_crowded_tables(rules):
+    # Positions no play reaches, 5 to 9 cards left: tables of few ranks (a forced play then
+    # often has a choice between same-rank cards, and a node is not kept), or of high ranks
+    # over low hands (nobody captures along a line: the cards go to the last capturer), with
+    # random piles, scope and last capturer.  Every move's value must be that of the same
+    # core playing every line (all-outcomes); the table must have been used.
+    rng = random.Random(29)
+    hits = 0
+    for i in range(120):
+        left = 5 + i % 5
+        if i % 2:
+            ranks = rng.sample(range(1, 11), rng.randint(1, 4))
+            pool = [(r - 1) * 4 + s for r in ranks for s in range(4)]
+            table_cards = rng.sample(pool, rng.randint(1, min(6, len(pool))))
+            rest = [c for c in range(40) if c not in table_cards]
+            rng.shuffle(rest)
+        else:  # high table cards, low hand cards
+            table_cards = rng.sample(range(24, 40), rng.randint(1, 4))
+            rest = [c for c in range(40) if c not in table_cards]
+            rest.sort(key=lambda c: c + rng.randint(0, 16))
+        to_move = rng.randrange(4)
+        sizes = [left // 4 + (k < left % 4) for k in range(4)]  # from the mover on
+        hands, at = [0] * 4, 0
+        for k, size in enumerate(sizes):
+            hands[(to_move + k) % 4] = sum(1 << c for c in rest[at:at + size])
+            at += size
+        piles = [0, 0]
+        for c in rest[at:]:
+            piles[rng.randrange(2)] |= 1 << c
+        last = rng.choice([t for t in (0, 1) if piles[t]] or [None])
+        pos = Position(hands, sum(1 << c for c in table_cards), (piles[0], piles[1]),
+                       (rng.randint(0, 2), rng.randint(0, 2)), to_move, last, rules=rules, check=False)
+        hits += outcome_hits_checked(rules, pos)
     assert hits > 0
 
 

@@ -307,29 +307,35 @@ static inline int before_last_round(const Solver *S) {
 }
 
 /* OPT_OUTCOMES: the slot of the node before the last round at S (see OEntry), its key in k: the
- * table and the mover's two cards (k[0]), the three other seats' cards, the mover and the last
- * capturer (k[1]; its bit 20 set, so that no key is a zeroed entry's) */
+ * table and the mover's two cards (k[0]), the three other seats' cards and the mover (k[1]; its
+ * bit 20 set, so that no key is a zeroed entry's) */
 static inline OEntry *outcome_slot(const Solver *S, uint64_t k[2]) {
     int seat = S->to_move;
     uint64_t h = S->hand[seat];
     k[0] = S->table | (uint64_t)__builtin_ctzll(h) << 40 | (uint64_t)__builtin_ctzll(h & (h - 1)) << 46;
     k[1] = (uint64_t)__builtin_ctzll(S->hand[(seat + 1) & 3]) | (uint64_t)__builtin_ctzll(S->hand[(seat + 2) & 3]) << 6 |
-           (uint64_t)__builtin_ctzll(S->hand[(seat + 3) & 3]) << 12 | (uint64_t)seat << 18 | 1ULL << 20 |
-           (uint64_t)(S->last + 1) << 21;
+           (uint64_t)__builtin_ctzll(S->hand[(seat + 3) & 3]) << 12 | (uint64_t)seat << 18 | 1ULL << 20;
     return S->ot + (mix64(k[0] ^ k[1] * 0x9E3779B97F4A7C15ULL) & S->ot_mask);
 }
 
-/* the cards each team takes along a line (see OEntry), `cards` those in play at its node */
-static inline void outcome_piles(uint64_t line, uint64_t cards, uint64_t *a, uint64_t *b) {
-    *a = line & ALL40;
-    *b = (line >> 48 & 1) ? 0 : cards & ~*a;
+/* the cards each team takes along a line (see OEntry), `cards` those in play at its node and
+ * `last` the team that captured last before it: if nobody captures along the line, they all go
+ * to that team (to none if there is none) */
+static inline void outcome_piles(uint64_t line, uint64_t cards, int last, uint64_t *a, uint64_t *b) {
+    if (line >> 48 & 1) {
+        *a = last == 0 ? cards : 0;
+        *b = last == 1 ? cards : 0;
+    } else {
+        *a = line & ALL40;
+        *b = cards & ~*a;
+    }
 }
 
 /* where a line leads, as a number to sort the lines by (higher first, for the mover's team):
  * scope, then the cards taken (the piles are not known here) */
 static inline int outcome_order(const Solver *S, uint64_t line, uint64_t cards) {
     uint64_t a, b;
-    outcome_piles(line, cards, &a, &b);
+    outcome_piles(line, cards, -1, &a, &b);
     int v = 8 * ((int)(line >> 40 & 15) - (int)(line >> 44 & 15)) + 2 * (popc(a) - popc(b)) +
             popc(a & DENARI_MASK) - popc(b & DENARI_MASK) + 3 * ((int)(a >> SETTEBELLO & 1) - (int)(b >> SETTEBELLO & 1));
     return (S->to_move & 1) ? -v : v;
@@ -342,44 +348,71 @@ static inline int outcome_moves(const Solver *S, int c, uint64_t t, Move *ms) {
     return n < 0 || (ms - S->mstack) + n + 4096 > MOVE_STACK ? -1 : n;
 }
 
-/* OPT_OUTCOMES: e filled with the lines of the node before the last round at S (ms: room for
- * moves), keyed k; 0 if it is not kept (a play after the mover's has a choice between captures,
- * or the mover has more than OUTCOME_LINES plays) */
+/* the capture of a line's one play of card c on table t (0: a lay-down): its only move, or at the
+ * deal's last play any of them (every card left goes to its team alike); OUTCOME_NONE if it has a
+ * choice or the moves do not fit.  An empty table and a card of its own rank under the priority
+ * rule, the commonest, without card_moves */
+static inline uint64_t outcome_play(const Solver *S, int c, uint64_t t, Move *ms, int last_play) {
+    if (!t) return 0;
+    int v = (c >> 2) + 1;
+    if (S->strict && !S->quindici && !(S->apt && v == 1)) {
+        uint64_t same = t & 15ULL << (4 * (v - 1));
+        if (same) return (same & (same - 1)) && !last_play ? OUTCOME_NONE : same & -same;
+    }
+    int r = outcome_moves(S, c, t, ms);
+    return r < 0 || (r != 1 && !last_play) ? OUTCOME_NONE : ms[0].cap;
+}
+
+/* OPT_OUTCOMES: the line of the mover's play of card c taking cap at S (see OEntry), ms room for
+ * moves; OUTCOME_NONE if a later play has a choice between captures (or the moves do not fit).
+ * The node's last capturer is not read: it is not in the key (see outcome_piles) */
+static uint64_t outcome_line(const Solver *S, int c, uint64_t cap, Move *ms) {
+    int seat = S->to_move, sco[2] = {0, 0}, l = -1;
+    uint64_t t = S->table, p[2] = {0, 0};
+    apply_play(S, c, cap, seat & 1, 0, &t, p, sco, &l);
+    for (int j = 1; j <= 4; j++) { /* the round: each seat's one card, the mover's other last */
+        int st = (seat + j) & 3, cc = __builtin_ctzll(j < 4 ? S->hand[st] : S->hand[seat] & ~(1ULL << c));
+        uint64_t taken = outcome_play(S, cc, t, ms, j == 4);
+        if (taken == OUTCOME_NONE) return OUTCOME_NONE;
+        apply_play(S, cc, taken, st & 1, j == 4, &t, p, sco, &l);
+    }
+    return OUTCOME_LINE | p[0] | (uint64_t)sco[0] << 40 | (uint64_t)sco[1] << 44 | (uint64_t)(l < 0) << 48;
+}
+
+/* OPT_OUTCOMES: e filled for the node before the last round at S (ms: room for moves), keyed k:
+ * its first line made, the others left to make (OUTCOME_TODO) until a visit needs them (on a
+ * node's first visit the first line cuts off seven times in ten); 0 if it is not kept (the mover
+ * has more than OUTCOME_LINES plays, or the first line's later plays have a choice) */
 static int outcome_fill(Solver *S, OEntry *e, const uint64_t k[2], Move *ms) {
     e->k0 = k[0]; e->k1 = k[1];
-    e->line[0] = OUTCOME_NONE; /* until every line is made */
-    int seat = S->to_move, n = 0, key[OUTCOME_LINES];
-    uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3], lines[OUTCOME_LINES];
-    for (uint64_t h = S->hand[seat]; h; h &= h - 1) {
-        int c = __builtin_ctzll(h), m = outcome_moves(S, c, S->table, ms);
+    e->line[0] = OUTCOME_NONE; /* until the node is kept */
+    int n = 0, key[OUTCOME_LINES];
+    uint64_t todo[OUTCOME_LINES], table = S->table;
+    for (uint64_t h = S->hand[S->to_move]; h; h &= h - 1) {
+        int c = __builtin_ctzll(h), m = outcome_moves(S, c, table, ms);
         if (m < 0 || n + m > OUTCOME_LINES) return 0;
         for (int i = 0; i < m; i++) {
-            uint64_t t = S->table, p[2] = {0, 0};
-            int sco[2] = {0, 0}, l = S->last;
-            apply_play(S, c, ms[i].cap, seat & 1, 0, &t, p, sco, &l);
-            for (int j = 1; j <= 4; j++) { /* the round: each seat's one card, the mover's other last */
-                int st = (seat + j) & 3, cc = __builtin_ctzll(j < 4 ? S->hand[st] : S->hand[seat] & ~(1ULL << c));
-                int r = outcome_moves(S, cc, t, ms + m);
-                /* the deal's last play: whatever it captures, every card left goes to its team */
-                if (r < 0 || (r != 1 && j < 4)) return 0;
-                apply_play(S, cc, ms[m].cap, st & 1, j == 4, &t, p, sco, &l);
-            }
-            uint64_t line = OUTCOME_LINE | p[0] | (uint64_t)sco[0] << 40 | (uint64_t)sco[1] << 44 | (uint64_t)(l < 0) << 48;
-            /* insertion by outcome_order: the likeliest to cut first */
-            int o = outcome_order(S, line, cards), at = n++;
-            for (; at > 0 && key[at - 1] < o; at--) { lines[at] = lines[at - 1]; key[at] = key[at - 1]; }
-            lines[at] = line; key[at] = o;
+            /* the plain search's order: sweeps, other captures, then lay-downs of the least
+             * primiera value (by insertion) */
+            uint64_t cap = ms[i].cap;
+            int o = cap ? (cap == table ? 200 : 100) + popc(cap) : -PV[(c >> 2) + 1], at = n++;
+            for (; at > 0 && key[at - 1] < o; at--) { todo[at] = todo[at - 1]; key[at] = key[at - 1]; }
+            todo[at] = OUTCOME_TODO | cap | (uint64_t)c << 40; key[at] = o;
         }
     }
-    for (int i = 0; i < OUTCOME_LINES; i++) e->line[i] = i < n ? lines[i] : 0;
+    if (!n) return 0;
+    uint64_t first = outcome_line(S, (int)(todo[0] >> 40 & 63), todo[0] & ALL40, ms);
+    if (first == OUTCOME_NONE) return 0;
+    for (int i = 1; i < OUTCOME_LINES; i++) e->line[i] = i < n ? todo[i] : 0;
+    e->line[0] = first;
     return 1;
 }
 
 /*
  * OPT_OUTCOMES: the value of the node before the last round at S from its lines
  * (e, its slot, keyed k): each is scored on the piles as leaf_value scores the deal's
- * end, best first.  1 with the value in *v; 0 if the node is not kept (the search
- * plays it).  The lines are scored, not played: each counts as one node.
+ * end, in order, made when first needed.  1 with the value in *v; 0 if the node is not
+ * kept (the search plays it).  The lines are scored, not played: each counts as one node.
  */
 static int outcome_search(Solver *S, OEntry *e, const uint64_t k[2], Move *ms, int alpha, int beta,
                           const Range *cr, int *v) {
@@ -391,9 +424,20 @@ static int outcome_search(Solver *S, OEntry *e, const uint64_t k[2], Move *ms, i
     Robust rob = robust_start(S, maximise, cr->pcls);
     uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
     int sd = S->scope[0] - S->scope[1];
-    for (int i = 0; i < OUTCOME_LINES && (e->line[i] & OUTCOME_LINE); i++) {
+    for (int i = 0; i < OUTCOME_LINES && e->line[i]; i++) {
         uint64_t line = e->line[i], a, b;
-        outcome_piles(line, cards, &a, &b);
+        if (line & OUTCOME_TODO) {
+            line = outcome_line(S, (int)(line >> 40 & 63), line & ALL40, ms);
+            /* not kept after all: the search plays the node (no line has cut off yet) */
+            if (line == OUTCOME_NONE) { e->line[0] = OUTCOME_NONE; return 0; }
+            e->line[i] = line;
+            /* the later visits: the likelier to cut first (outcome_order) */
+            if (i == 1 && !(e->line[0] & OUTCOME_TODO) &&
+                outcome_order(S, line, cards) > outcome_order(S, e->line[0], cards)) {
+                e->line[1] = e->line[0]; e->line[0] = line;
+            }
+        }
+        outcome_piles(line, cards, S->last, &a, &b);
         S->nodes++;
         S->by_left[4]++;
         int x = leaf_value(S, S->pile[0] | a, S->pile[1] | b, sd + (int)(line >> 40 & 15) - (int)(line >> 44 & 15),

@@ -198,14 +198,16 @@ typedef uint64_t AEntry;
 
 /*
  * OPT_OUTCOMES: an entry of the outcome table.  A node before the last round (the
- * mover holds two cards, every other seat one) by its exact card locations, mover
- * and last capturer (k0, k1: see outcome_slot); then each of the mover's plays is
- * one line, since each seat after it holds one card, and where a line ends does not
- * depend on the piles.  A line: the cards team A takes (bits 0-39; team B takes the
- * others, unless nobody captures in the whole deal, bit 48, when the cards go to no
- * pile), the scope each team makes (bits 40-43 A, 44-47 B), bit 63 on a line in use.
- * A node with more lines than OUTCOME_LINES (a play with a choice between captures),
- * or where a later play has such a choice, is not kept: line[0] is OUTCOME_NONE.
+ * mover holds two cards, every other seat one) by its exact card locations and mover
+ * (k0, k1: see outcome_slot); then each of the mover's plays is one line, since each
+ * seat after it holds one card, and where a line ends does not depend on the piles.
+ * A line: the cards team A takes (bits 0-39; team B takes the others), unless nobody
+ * captures along it (bit 48: the cards go to the node's last capturer, which is why
+ * it need not be in the key), the scope each team makes (bits 40-43 A, 44-47 B), bit
+ * 63 on a line made.  Only the first line is made when the node is filled; the others
+ * are OUTCOME_TODO (the mover's play) until a visit needs them.  A node with more lines
+ * than OUTCOME_LINES (a play with a choice between captures), or where a later play
+ * has such a choice, is not kept: line[0] is OUTCOME_NONE.
  * 32 bytes, two to a cache line (with six lines and 64 bytes, the same 2 MB held
  * half the nodes, and the few nodes of three lines or more did not make up for it:
  * 7 cards, paired, 0.953 the time with two lines).
@@ -215,6 +217,7 @@ typedef uint64_t AEntry;
 #endif
 #define OUTCOME_LINE (1ULL << 63)
 #define OUTCOME_NONE (1ULL << 62)
+#define OUTCOME_TODO (1ULL << 61) /* a line not made yet: the mover's card (bits 40-45) and capture */
 typedef struct OEntry {
     uint64_t k0, k1;
     uint64_t line[OUTCOME_LINES];
