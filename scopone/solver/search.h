@@ -350,15 +350,9 @@ static inline int outcome_moves(const Solver *S, int c, uint64_t t, Move *ms) {
 
 /* the capture of a line's one play of card c on table t (0: a lay-down): its only move, or at the
  * deal's last play any of them (every card left goes to its team alike); OUTCOME_NONE if it has a
- * choice or the moves do not fit.  An empty table and a card of its own rank under the priority
- * rule, the commonest, without card_moves */
+ * choice or the moves do not fit */
 static inline uint64_t outcome_play(const Solver *S, int c, uint64_t t, Move *ms, int last_play) {
-    if (!t) return 0;
-    int v = (c >> 2) + 1;
-    if (S->strict && !S->quindici && !(S->apt && v == 1)) {
-        uint64_t same = t & 15ULL << (4 * (v - 1));
-        if (same) return (same & (same - 1)) && !last_play ? OUTCOME_NONE : same & -same;
-    }
+    if (!t) return 0; /* on an empty table every card is laid down */
     int r = outcome_moves(S, c, t, ms);
     return r < 0 || (r != 1 && !last_play) ? OUTCOME_NONE : ms[0].cap;
 }
@@ -432,8 +426,7 @@ static int outcome_search(Solver *S, OEntry *e, const uint64_t k[2], Move *ms, i
             if (line == OUTCOME_NONE) { e->line[0] = OUTCOME_NONE; return 0; }
             e->line[i] = line;
             /* the later visits: the likelier to cut first (outcome_order) */
-            if (i == 1 && !(e->line[0] & OUTCOME_TODO) &&
-                outcome_order(S, line, cards) > outcome_order(S, e->line[0], cards)) {
+            if (i == 1 && outcome_order(S, line, cards) > outcome_order(S, e->line[0], cards)) {
                 e->line[1] = e->line[0]; e->line[0] = line;
             }
         }
