@@ -18,26 +18,37 @@ DEPENDS = sorted(glob("scopone/solver/*.h"))
 # module gets them: scopone/solver/core.py reads them from the portable one).
 LEVEL = "x86-64-v2"
 LEVEL_MODULE = "_core_v2"
-FLAGS = ["-O3", "-std=c99", "-fno-strict-aliasing", "-Wall",
-         f'-DCORE_LEVEL="{LEVEL}"', f'-DCORE_LEVEL_MODULE="{LEVEL_MODULE}"']
-
+# The build for the standard rules and default options (CORE_STANDARD: they are constants
+# there, 0.92-0.95 the time), for the level where there is one, else portable.
+STANDARD_MODULE = "_core_std"
+x86 = platform.machine().lower() in ("x86_64", "amd64") and sys.platform != "win32"
 march = os.environ.get("SCOPONE_MARCH", "").strip()
+STANDARD_ISA = march or (LEVEL if x86 else "portable")
+FLAGS = ["-O3", "-std=c99", "-fno-strict-aliasing", "-Wall",
+         f'-DCORE_LEVEL="{LEVEL}"', f'-DCORE_LEVEL_MODULE="{LEVEL_MODULE}"',
+         f'-DCORE_STANDARD_MODULE="{STANDARD_MODULE}"', f'-DCORE_STANDARD_ISA="{STANDARD_ISA}"']
+STANDARD_FLAGS = ["-DCORE_STANDARD", f"-DCORE_NAME={STANDARD_MODULE}", f'-DCORE_ISA="{STANDARD_ISA}"'] + \
+    ([f"-march={STANDARD_ISA}"] if STANDARD_ISA != "portable" else [])
+# its own source file (which includes _core.c) gives each further module its own object file and name
+standard = Extension(f"scopone.solver.{STANDARD_MODULE}", [f"scopone/solver/{STANDARD_MODULE}.c"],
+                     depends=DEPENDS + SOURCES, optional=True, extra_compile_args=FLAGS + STANDARD_FLAGS)
+
 if march:
     # SCOPONE_MARCH=native (or x86-64-v2, ...): one core, built for this machine's processor
     extensions = [Extension("scopone.solver._core", SOURCES, depends=DEPENDS,
-                            extra_compile_args=FLAGS + [f"-march={march}", f'-DCORE_ISA="{march}"'])]
+                            extra_compile_args=FLAGS + [f"-march={march}", f'-DCORE_ISA="{march}"']), standard]
 else:
     # Portable flags by default: the build must run on any x86-64/arm64 machine.  On
     # x86-64 a second module is built for LEVEL (Intel since 2008, AMD since 2011), and
     # scopone.solver.core imports it where the processor has that level; optional, so
     # a compiler that cannot build it leaves the portable core alone.
     extensions = [Extension("scopone.solver._core", SOURCES, depends=DEPENDS, extra_compile_args=FLAGS)]
-    if platform.machine().lower() in ("x86_64", "amd64") and sys.platform != "win32":
-        # its own source file (which includes _core.c) gives it its own object file and module name
+    if x86:
         extensions.append(Extension(f"scopone.solver.{LEVEL_MODULE}", [f"scopone/solver/{LEVEL_MODULE}.c"],
                                     depends=DEPENDS + SOURCES, optional=True,
                                     extra_compile_args=FLAGS + [f"-march={LEVEL}", f"-DCORE_NAME={LEVEL_MODULE}",
                                                                 f'-DCORE_ISA="{LEVEL}"']))
+    extensions.append(standard)
 
 
 class ProfiledBuild(build_ext):

@@ -52,6 +52,11 @@ try:  # the module the build loads: on x86-64, _core_v2 where the processor has 
     from scopone.solver.core import _core as core
 except ImportError:  # a build without scopone.solver.core
     pass
+try:  # and the one it searches with: the standard module for the default options (the endgames' rules are standard)
+    from scopone.solver.core import STANDARD_SWITCHES, module_for, parse_options
+    core = module_for(STANDARD_SWITCHES, parse_options(options or "all"))
+except ImportError:  # a build from before the standard module
+    pass
 sys.path.append(bench)
 from endgames import load
 wanted = {int(s) for s in seeds.split(",")}
@@ -139,7 +144,7 @@ def main(argv=None) -> int:
         base_values = [v for x in base[:u] for v in x["values"]]
         ratios = sorted(x["seconds"] / y["seconds"] for x, y in zip(rows[b], base))
         same = "" if values == base_values else "  VALUES DIFFER"
-        print(f"{b:<34} {Path(rows[b][0]['core']).parent.parent.parent.name[:12]:<12} "
+        print(f"{b:<34} {Path(rows[b][0]['core']).name.split('.')[0][:12]:<12} "
               f"{rows[b][0]['isa'][:10]:<10} {min(secs):7.2f} "
               f"{statistics.median(secs):7.2f} {nodes:>14,} {statistics.median(ratios):13.3f}  "
               f"{' '.join(f'{x:.2f}' for x in ratios)}{same}")

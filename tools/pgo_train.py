@@ -58,7 +58,7 @@ def train(module, seed: int = 1, counts: tuple[tuple[int, int], ...] = ((6, 12),
     null-window tests near 0 each; the nodes searched."""
     rng = random.Random(seed)
     solver = module.Solver(patterns=[[]] + [patterns(v) for v in range(1, 11)], strict=True,
-                           asso_piglia_tutto=False, asso_scopa=False, asso_takes_asso=False,
+                           asso_piglia_tutto=False, asso_scopa=False, asso_takes_asso=True,
                            primiera_sum=False, re_bello=False, napola=False, quindici=False, memory_mb=256.0)
     for per_hand, count in counts:
         for _ in range(count):

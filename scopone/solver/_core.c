@@ -44,6 +44,14 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
                                      &asso_scopa, &ata, &psum, &reb, &nap, &q15, &memory_mb, &use_tt, &options))
         return -1;
     if (refuse_if_busy(S)) return -1;
+#ifdef CORE_STANDARD
+    /* the search reads these as constants (OPTS, RULE): anything else would be searched wrongly */
+    if (!strict || apt || asso_scopa || !ata || psum || reb || nap || q15 || (options & OPT_ALL) != OPT_DEFAULT) {
+        PyErr_SetString(PyExc_ValueError, "compiled core: the standard module searches only the standard rules "
+                                          "(scientifico) with the default options");
+        return -1;
+    }
+#endif
     PyObject *seq = PySequence_Fast(patterns, "patterns must be a sequence of 11 lists");
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != 11) {
@@ -412,11 +420,13 @@ static PyTypeObject SolverType = {
 };
 
 /*
- * setup.py builds this file twice on x86-64: the portable module _core and,
- * with -march=CORE_ISA, a second module for processors that have that level
- * (CORE_NAME names it); scopone/solver/core.py imports the second where
- * CPU_LEVEL_OK of the first says the processor runs it.  The level and the
- * second module's name (CORE_LEVEL, CORE_LEVEL_MODULE) come from setup.py.
+ * setup.py builds this file more than once: the portable module _core; on
+ * x86-64, with -march=CORE_ISA, a second module for processors that have that
+ * level (CORE_NAME names it); and the standard module (CORE_STANDARD, named
+ * CORE_STANDARD_MODULE), built for the level where there is one.
+ * scopone/solver/core.py imports the level's module where CPU_LEVEL_OK of the
+ * first says the processor runs it, and the standard one for the standard
+ * rules with the default options.  The names come from setup.py.
  */
 #ifndef CORE_NAME
 #define CORE_NAME _core
@@ -424,8 +434,13 @@ static PyTypeObject SolverType = {
 #ifndef CORE_ISA
 #define CORE_ISA "portable"
 #endif
-#if !defined(CORE_LEVEL) || !defined(CORE_LEVEL_MODULE)
-#error "CORE_LEVEL and CORE_LEVEL_MODULE: setup.py defines them"
+#if !defined(CORE_LEVEL) || !defined(CORE_LEVEL_MODULE) || !defined(CORE_STANDARD_MODULE) || !defined(CORE_STANDARD_ISA)
+#error "CORE_LEVEL, CORE_LEVEL_MODULE, CORE_STANDARD_MODULE and CORE_STANDARD_ISA: setup.py defines them"
+#endif
+#ifdef CORE_STANDARD
+#define CORE_IS_STANDARD 1
+#else
+#define CORE_IS_STANDARD 0
 #endif
 #define CORE_STR_(x) #x
 #define CORE_STR(x) CORE_STR_(x)
@@ -490,6 +505,9 @@ PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     PyModule_AddStringConstant(m, "ISA", CORE_ISA);
     PyModule_AddStringConstant(m, "CPU_LEVEL", CORE_LEVEL);
     PyModule_AddStringConstant(m, "LEVEL_MODULE", CORE_LEVEL_MODULE);
+    PyModule_AddStringConstant(m, "STANDARD_MODULE", CORE_STANDARD_MODULE);
+    PyModule_AddStringConstant(m, "STANDARD_ISA", CORE_STANDARD_ISA);
+    PyModule_AddIntConstant(m, "STANDARD", CORE_IS_STANDARD);
     PyModule_AddIntConstant(m, "CPU_LEVEL_OK", cpu_level_ok());
     return m;
 }

@@ -9,10 +9,10 @@
 /* could the seat sweep this table now (a superset: used for sure bounds) */
 static inline int can_sweep(const Solver *S, uint64_t table, uint64_t hand) {
     if (!table || !hand) return 0;
-    if (S->apt && (hand & 15) && (S->asso_scopa || S->asso_takes_asso)) return 1;
+    if (RULE(S, apt) && (hand & 15) && (RULE(S, asso_scopa) || RULE(S, asso_takes_asso))) return 1;
     int sum = table_sum(table);
     if (cards_of_value(hand, sum)) return 1;
-    if (S->quindici && cards_of_value(hand, 15 - sum)) return 1;
+    if (RULE(S, quindici) && cards_of_value(hand, 15 - sum)) return 1;
     return 0;
 }
 
@@ -27,7 +27,7 @@ static inline int can_sweep_now(const Solver *S, int seat) { return can_sweep(S,
  */
 static inline void mover_sweep_bound(const Solver *S, int mover, uint64_t table, uint64_t hand, int plays_a,
                                      int plays_b, int alpha, int beta, int *hi, int *lo) {
-    if (!(S->opts & OPT_TIGHT)) return;
+    if (!(OPTS(S) & OPT_TIGHT)) return;
     if (mover & 1) {
         if (*lo == beta - 1 && plays_b > 0 && !can_sweep(S, table, hand)) (*lo)++;
     } else if (*hi == alpha + 1 && plays_a > 0 && !can_sweep(S, table, hand)) (*hi)--;
@@ -41,12 +41,12 @@ static inline int sweep_pairs(const Solver *S, int b, int a) {
     for (int r = 0; r < 10; r++) {
         int x = (int)(cb >> (4 * r) & 15), y = (int)(ca >> (4 * r) & 15);
         m += x < y ? x : y;
-        if (S->quindici && r >= 4) { /* rank r+1 swept by rank 14-r */
+        if (RULE(S, quindici) && r >= 4) { /* rank r+1 swept by rank 14-r */
             int z = (int)(ca >> (4 * (13 - r)) & 15);
             m += x < z ? x : z;
         }
     }
-    if (S->apt && (S->asso_scopa || S->asso_takes_asso)) m += popc(S->hand[a] & 15);
+    if (RULE(S, apt) && (RULE(S, asso_scopa) || RULE(S, asso_takes_asso))) m += popc(S->hand[a] & 15);
     int nb = popc(S->hand[b]), na = popc(S->hand[a]);
     if (m > nb) m = nb;
     if (m > na) m = na;
@@ -62,7 +62,7 @@ static inline int sweep_pairs(const Solver *S, int b, int a) {
  * whole table.
  */
 static inline int no_scopa_in(const Solver *S, uint64_t hands, uint64_t table) {
-    if (!table || !hands || S->quindici || (S->apt && (hands & 15))) return 0;
+    if (!table || !hands || RULE(S, quindici) || (RULE(S, apt) && (hands & 15))) return 0;
     return (63 - __builtin_clzll(table)) >> 2 > (63 - __builtin_clzll(hands)) >> 2;
 }
 
@@ -81,7 +81,7 @@ static inline int no_scopa_left(const Solver *S) {
  * first play cannot sweep): sweeps <= (k + 1 + M) / 2.
  */
 static int scope_max(const Solver *S, int t) {
-    if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) return 0;
+    if ((OPTS(S) & OPT_NOSCOPA) && no_scopa_left(S)) return 0;
     int k = popc(S->hand[t] | S->hand[t + 2]);
     int lastseat = (S->to_move + S->cards_left - 1) & 3;
     if ((lastseat & 1) == t) k--;

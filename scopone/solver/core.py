@@ -3,8 +3,12 @@
 On x86-64 the install builds the core twice from the same source: portable
 (``_core``) and for the x86-64-v2 level (``_core_v2``: Intel since 2008, AMD
 since 2011; what it gains is mostly the ``popcnt`` instruction).  The second is
-imported where the processor runs it (``_core.CPU_LEVEL_OK``).
-``SCOPONE_CORE=portable`` in the environment keeps the portable one.  Both search
+imported where the processor runs it (``_core.CPU_LEVEL_OK``).  A third build,
+the standard module (``_core_std``, for that level), searches only the standard
+rules with the default options, which it reads as constants: the same trees in
+0.92-0.95 the time; a backend for those rules and options uses it where it runs.
+``SCOPONE_CORE=portable`` in the environment keeps the portable one alone,
+``SCOPONE_CORE=generic`` the level's without the standard module.  All search
 the same trees (the tests compare their values and nodes).
 
 :class:`CoreBackend` answers the driver's fail-soft questions exactly like
@@ -49,6 +53,18 @@ def _load_core():
         return portable
 
 
+def _load_standard(core):
+    """The standard module (the standard rules with the default options only), where it
+    was built for the same processor level as ``core``, the module in use (so that it
+    runs here): None if it was not, if it cannot be imported, or with ``SCOPONE_CORE`` set."""
+    if core is None or os.environ.get("SCOPONE_CORE", "").strip() or core.STANDARD_ISA != core.ISA:
+        return None
+    try:
+        return importlib.import_module(f"{__package__}.{core.STANDARD_MODULE}")
+    except ImportError:  # a compiler that could not build it
+        return None
+
+
 try:
     _core = _load_core()
 except ImportError as _e:  # pragma: no cover - the install builds it
@@ -56,6 +72,35 @@ except ImportError as _e:  # pragma: no cover - the install builds it
     _IMPORT_ERROR = str(_e)
 else:
     _IMPORT_ERROR = ""
+_standard = _load_standard(_core)
+
+def rules_switches(rules: Rules) -> dict:
+    """What the core is told of the rules besides the capture patterns.
+
+    >>> rules_switches(Rules()) == STANDARD_SWITCHES
+    True
+    """
+    return dict(strict=rules.priority == "strict", asso_piglia_tutto=rules.asso_piglia_tutto,
+                asso_scopa=rules.asso_scopa, asso_takes_asso=rules.asso_takes_asso,
+                primiera_sum=rules.primiera == "sum", re_bello=rules.re_bello, napola=rules.napola,
+                quindici=rules.quindici)
+
+
+#: The rules switches the standard module is built for (the standard rules', scientifico).
+STANDARD_SWITCHES = dict(strict=True, asso_piglia_tutto=False, asso_scopa=False, asso_takes_asso=True,
+                         primiera_sum=False, re_bello=False, napola=False, quindici=False)
+
+
+def module_for(switches: dict, options: int):
+    """The core module that searches with these rules switches and options: the
+    standard one where it fits them and is loaded, else the general one.
+
+    >>> module_for(dict(STANDARD_SWITCHES, napola=True), _core.OPT_DEFAULT) is _core
+    True
+    """
+    if _standard is not None and switches == STANDARD_SWITCHES and options & _core.OPT_ALL == _core.OPT_DEFAULT:
+        return _standard
+    return _core
 
 #: Driver-side option (not a core bit): test the table's best move first at the
 #: root of modes best and optimal (see ``scopone.solver.driver``).
@@ -160,10 +205,10 @@ def parse_options(options: int | str | None) -> int:
 
 
 @functools.cache
-def _build_digest() -> str:
-    """The SHA-256 of the compiled core's file: a table saved by one build is
+def _build_digest(path: str) -> str:
+    """The SHA-256 of a compiled core's file: a table saved by one build is
     read back only by the same build."""
-    return hashlib.sha256(Path(_core.__file__).read_bytes()).hexdigest()[:16]
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 class CoreBackend:
@@ -187,13 +232,13 @@ class CoreBackend:
         patterns: list[list[int]] = [[]]
         for v in range(1, 11):
             patterns.append([pack_pattern(p) for p in table.patterns[v] if p is not WHOLE_TABLE])
-        switches = dict(strict=rules.priority == "strict", asso_piglia_tutto=rules.asso_piglia_tutto,
-                        asso_scopa=rules.asso_scopa, asso_takes_asso=rules.asso_takes_asso,
-                        primiera_sum=rules.primiera == "sum", re_bello=rules.re_bello, napola=rules.napola,
-                        quindici=rules.quindici)
-        self._solver = _core.Solver(patterns=patterns, **switches, memory_mb=float(memory_mb or DEFAULT_MEMORY_MB),
-                                    use_tt=use_tt, options=parse_options(options))
+        switches = rules_switches(rules)
         self._options = parse_options(options)
+        #: the core module searching (see :func:`module_for`)
+        self.module = module_for(switches, self._options)
+        self._solver = self.module.Solver(patterns=patterns, **switches,
+                                          memory_mb=float(memory_mb or DEFAULT_MEMORY_MB),
+                                          use_tt=use_tt, options=self._options)
         # what the core was told of the rules: a table's entries hold only for the same
         self._rules_digest = hashlib.sha256(repr((patterns, sorted(switches.items()))).encode()).hexdigest()[:16]
 
@@ -254,6 +299,8 @@ class CoreBackend:
         >>> a.search(pos, -99, 99) == b.search(pos, -99, 99)
         True
         """
+        if other.module is not self.module:  # (different rules or options: the core would say so)
+            raise ValueError("compiled core: a table is shared only by Solvers of the same rules and options")
         self._solver.share_table(other=other._solver, memory_mb=float(memory_mb))
 
     def fix_table(self, memory_mb: float) -> None:
@@ -320,7 +367,7 @@ class CoreBackend:
         """What the meaning of a table entry depends on besides the position:
         this build of the core, the capture patterns and rules switches it was
         given (so a change to :mod:`scopone.captures` counts too) and the options."""
-        return f"{_build_digest()}/{self._rules_digest}/{self._options & ~OPT_ROOTMOVE}"
+        return f"{_build_digest(self.module.__file__)}/{self._rules_digest}/{self._options & ~OPT_ROOTMOVE}"
 
     def stop(self, flag: bool = True) -> None:
         """Make searches give up (a running one, from another thread, within

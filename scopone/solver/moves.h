@@ -8,7 +8,7 @@
 
 /* ------------------------------------------------------------------ moves */
 static inline int sweep_scopa(const Solver *S, int value) {
-    return !(S->apt && value == 1 && !S->asso_scopa);
+    return !(RULE(S, apt) && value == 1 && !RULE(S, asso_scopa));
 }
 
 static int expand(uint64_t table, uint64_t freet, uint64_t pat, int r, uint64_t acc, int card,
@@ -57,13 +57,13 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
                              uint64_t freet, int equiv, Move *out, int n) {
     int v = (c >> 2) + 1;
     int n0 = n;
-    if (S->apt && v == 1) {
-        if (S->asso_takes_asso && (table & 15)) {
+    if (RULE(S, apt) && v == 1) {
+        if (RULE(S, asso_takes_asso) && (table & 15)) {
             n = take_one_of_rank(c, table, freet, 0, equiv, out, n);
         } else if (table) {
             out[n].card = c; out[n].cap = table; n++;
         }
-    } else if (S->strict && !S->quindici && (table >> (4 * (v - 1)) & 15)) {
+    } else if (RULE(S, strict) && !RULE(S, quindici) && (table >> (4 * (v - 1)) & 15)) {
         /* priority: a card of the same rank on the table must be taken alone */
         n = take_one_of_rank(c, table, freet, v - 1, equiv, out, n);
     } else {
@@ -78,7 +78,7 @@ static inline int card_moves(const Solver *S, int c, uint64_t table, unsigned tr
             uint64_t p = pp[64 * w + __builtin_ctzll(bits)];
             if (((tc - p) & 0x8888888888ULL) != 0x8888888888ULL) continue;
             int single = (p & (p - 1)) == 0 && (__builtin_ctzll(p) & 3) == 0; /* one card */
-            if (S->strict) {
+            if (RULE(S, strict)) {
                 if (single_found && !single) continue;
                 if (single && !single_found) { single_found = 1; n = n0; }
             }
@@ -154,7 +154,7 @@ static inline void apply_play(const Solver *S, int card, uint64_t cap, int team,
         pile[team] |= cap | bit;
         *last = team;
         /* only the Ace's whole-table sweep may be exempt; an Ace taking a lone Ace is a match */
-        if (!*table && !last_play && (sweep_scopa(S, (card >> 2) + 1) || (S->asso_takes_asso && (cap & 15))))
+        if (!*table && !last_play && (sweep_scopa(S, (card >> 2) + 1) || (RULE(S, asso_takes_asso) && (cap & 15))))
             scope[team]++;
     } else {
         *table |= bit;
@@ -213,9 +213,9 @@ static inline uint64_t cards_of_value(uint64_t hand, int v) {
 static inline int sweepable(const Solver *S, uint64_t table, int seat) {
     if (!table) return 0;
     uint64_t hand = S->hand[seat];
-    if (S->apt && (hand & 15)) return 1;
+    if (RULE(S, apt) && (hand & 15)) return 1;
     int sum = table_sum(table);
-    int need = S->quindici ? 15 - sum : sum;
+    int need = RULE(S, quindici) ? 15 - sum : sum;
     return cards_of_value(hand, need) != 0;
 }
 

@@ -53,7 +53,7 @@ static inline int pv_sum(uint32_t x) { return (int)((x * 0x01010101u) >> 24); }
 static int primiera_final(const Solver *S, uint64_t pa, uint64_t pb) {
     uint32_t va = best_pv_bytes(pa), vb = best_pv_bytes(pb);
     int ca = pv_complete(va), cb = pv_complete(vb);
-    if (S->prim_sum || (ca && cb)) return more(pv_sum(va), pv_sum(vb));
+    if (RULE(S, prim_sum) || (ca && cb)) return more(pv_sum(va), pv_sum(vb));
     if (ca != cb) return ca ? 1 : -1;
     return 0;
 }
@@ -64,8 +64,8 @@ static inline int score_parts(const Solver *S, uint64_t pa, uint64_t pb, int *pr
     v += more(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK));
     v += (int)(pa >> SETTEBELLO & 1) - (int)(pb >> SETTEBELLO & 1);
     v += *prim = primiera_final(S, pa, pb);
-    if (S->re_bello) v += (int)(pa >> RE_BELLO & 1) - (int)(pb >> RE_BELLO & 1);
-    if (S->napola) v += napola_points(pa) - napola_points(pb);
+    if (RULE(S, re_bello)) v += (int)(pa >> RE_BELLO & 1) - (int)(pb >> RE_BELLO & 1);
+    if (RULE(S, napola)) v += napola_points(pa) - napola_points(pb);
     return v;
 }
 
@@ -86,7 +86,7 @@ static inline int score_piles(const Solver *S, uint64_t pa, uint64_t pb) {
 static uint64_t canon_primiera(const Solver *S, const int a[4], const int b[4], const int r[4], int cana,
                                int canb) {
     uint64_t p = 0;
-    if (!S->prim_sum && (!cana || !canb)) {
+    if (!RULE(S, prim_sum) && (!cana || !canb)) {
         /* the team that can complete wins if it does: which suits it lacks is all that matters */
         const int *v = cana ? a : b;
         int shift = cana ? 4 : 0; /* the other team's nibbles are 14 */
@@ -135,7 +135,7 @@ static inline void category_spans(const Solver *S, uint64_t pa, uint64_t pb, uin
     out[CAT_CARDS] = majority_span(popc(pa), popc(pb), popc(rem));
     out[CAT_DENARI] = majority_span(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
     out[CAT_SETTEBELLO] = holder_span(pa, pb, SETTEBELLO);
-    out[CAT_RE_BELLO] = S->re_bello ? holder_span(pa, pb, RE_BELLO) : (Span){0, 0};
+    out[CAT_RE_BELLO] = RULE(S, re_bello) ? holder_span(pa, pb, RE_BELLO) : (Span){0, 0};
 }
 
 /*
@@ -150,7 +150,7 @@ static inline Span prim_span_of(const Solver *S, uint32_t va, uint32_t vb, uint3
     int mina = pv_sum(va), minb = pv_sum(vb), maxa = pv_sum(xa), maxb = pv_sum(xb);
     int compa = pv_complete(va), compb = pv_complete(vb), cana = pv_complete(xa), canb = pv_complete(xb);
     int fixed = mina == maxa && minb == maxb;
-    if (S->prim_sum) {
+    if (RULE(S, prim_sum)) {
         if (mina > maxb) return (Span){1, 1};
         if (minb > maxa) return (Span){-1, -1};
         if (fixed) { int p = more(mina, minb); return (Span){p, p}; }
@@ -190,7 +190,7 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     if (sp[CAT_CARDS].lo != sp[CAT_CARDS].hi) sm |= (uint64_t)(popc(pa) + 1);
     int den_done = sp[CAT_DENARI].lo == sp[CAT_DENARI].hi;
     if (!den_done) sm |= (uint64_t)(popc(pa & DENARI_MASK) + 1) << 6;
-    if (S->napola) sm |= (uint64_t)suit10(pa, 0) << 10;
+    if (RULE(S, napola)) sm |= (uint64_t)suit10(pa, 0) << 10;
     /* primiera */
     uint32_t va = best_pv_bytes(pa), vb = best_pv_bytes(pb), vr = best_pv_bytes(rem);
     Span ps = prim_span_of(S, va, vb, vr);
@@ -206,14 +206,14 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
         open++;
         chi += ps.hi; clo += ps.lo;
         *pcls = PCLS(ps.lo, ps.hi);
-        if (S->opts & OPT_CANON) {
+        if (OPTS(S) & OPT_CANON) {
             int r[4];
             pv_unpack(vr, r);
             int cana = pv_complete(byte_max(va, vr)), canb = pv_complete(byte_max(vb, vr));
             sm |= canon_primiera(S, a, b, r, cana, canb) << 20;
         }
         for (int st = 0; st < 4; st++) {
-            if (!(S->opts & OPT_CANON)) sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
+            if (!(OPTS(S) & OPT_CANON)) sm |= (uint64_t)(PVLEVEL[a[st]] | PVLEVEL[b[st]] << 4) << (20 + 8 * st);
             /* a card of this suit worth no more than both teams' best changes nothing */
             int lim = a[st] < b[st] ? a[st] : b[st];
             freec |= SCATTER[RANKS_UPTO[lim]] << st;
@@ -222,8 +222,8 @@ static int decided(const Solver *S, uint64_t *summary, uint64_t *freecards, int 
     }
     /* Denari keep their suit while denari, settebello, re bello or napola are open */
     freec &= ~(1ULL << SETTEBELLO);
-    if (!den_done || S->napola) freec &= ~DENARI_MASK;
-    if (S->re_bello) freec &= ~(1ULL << RE_BELLO);
+    if (!den_done || RULE(S, napola)) freec &= ~DENARI_MASK;
+    if (RULE(S, re_bello)) freec &= ~(1ULL << RE_BELLO);
     *summary = sm;
     *freecards = freec;
     *undecided = open;

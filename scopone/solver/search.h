@@ -181,7 +181,7 @@ static inline int last_round_bound(Solver *S, int seat, int left, uint64_t table
                                    const Range *r, int alpha, int beta, int *v) {
     int sc = scope[0] - scope[1];
     int plays_a = (left - 1 + !(seat & 1)) / 2, plays_b = left - 1 - plays_a;
-    if (entry && (S->opts & OPT_NOSCOPA) &&
+    if (entry && (OPTS(S) & OPT_NOSCOPA) &&
         no_scopa_in(S, S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3], table))
         plays_a = plays_b = 0;
     int hi = r->hi + sc + plays_a, lo = r->lo + sc - plays_b;
@@ -197,7 +197,7 @@ static inline int last_round_bound(Solver *S, int seat, int left, uint64_t table
  * round plays on copies, and S->hand still holds the cards played in it. */
 static inline void last_round_narrow(const Solver *S, Range *r, uint64_t cap, int seat, int left, uint64_t t,
                                      const uint64_t p[2]) {
-    if (!cap || left <= 2 || !(S->opts & OPT_RANGE) || S->napola) return;
+    if (!cap || left <= 2 || !(OPTS(S) & OPT_RANGE) || RULE(S, napola)) return;
     uint64_t rem = t;
     for (int k = 1; k < left; k++) rem |= S->hand[(seat + k) & 3];
     range_narrow_to(S, r, p[0], p[1], rem);
@@ -300,7 +300,7 @@ static int into_last_round(Solver *S, Move *ms, const Move *m, int alpha, int be
 
 /* whether this node's plays all leave the last round (see into_last_round) */
 static inline int before_last_round(const Solver *S) {
-    if (S->cards_left != 5 || !(S->opts & OPT_LAST)) return 0;
+    if (S->cards_left != 5 || !(OPTS(S) & OPT_LAST)) return 0;
     int s = S->to_move;
     return popc(S->hand[s]) == 2 && popc(S->hand[(s + 1) & 3]) == 1 && popc(S->hand[(s + 2) & 3]) == 1 &&
            popc(S->hand[(s + 3) & 3]) == 1;
@@ -479,7 +479,7 @@ static inline int small_bound(Solver *S, int alpha, int beta, const Range *cr, i
     int sc = S->scope[0] - S->scope[1];
     int na = popc(S->hand[0] | S->hand[2]), nb = popc(S->hand[1] | S->hand[3]);
     if ((S->to_move + S->cards_left - 1) & 1) nb--; else na--;
-    if ((S->opts & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
+    if ((OPTS(S) & OPT_NOSCOPA) && no_scopa_left(S)) na = nb = 0;
     int hi = cr->hi + sc + na, lo = cr->lo + sc - nb;
     /* (the mover's play is counted in na or nb unless it is the deal's last, when they are 0) */
     mover_sweep_bound(S, S->to_move, S->table, S->hand[S->to_move], na, nb, alpha, beta, &hi, &lo);
@@ -578,7 +578,7 @@ static inline __attribute__((always_inline)) int plain_move(Solver *S, PlainNode
         make_play(S, m->card, m->cap, &u, S->st != NULL); /* here only smalltt reads z1, z2 */
         const Range *ccr = P->cr;
         Range narrowed;
-        if (m->cap && (S->opts & OPT_RANGE) && !S->napola) { /* the piles changed */
+        if (m->cap && (OPTS(S) & OPT_RANGE) && !RULE(S, napola)) { /* the piles changed */
             narrowed = *P->cr;
             range_narrow(S, &narrowed);
             ccr = &narrowed;
@@ -600,11 +600,11 @@ static inline __attribute__((always_inline)) int plain_move(Solver *S, PlainNode
  * it must take a lone Ace.  0 with quindici, whose captures card_moves alone makes.
  */
 static inline uint64_t sweepers(const Solver *S, uint64_t hand, uint64_t table) {
-    if (S->quindici) return 0;
+    if (RULE(S, quindici)) return 0;
     uint64_t m = cards_of_value(hand, table_sum(table));
-    if (S->apt) {
+    if (RULE(S, apt)) {
         m &= ~15ULL;
-        if (!(S->asso_takes_asso && (table & 15)) || !(table & (table - 1))) m |= hand & 15;
+        if (!(RULE(S, asso_takes_asso) && (table & 15)) || !(table & (table - 1))) m |= hand & 15;
     }
     return m;
 }
@@ -621,7 +621,7 @@ static int plain_overflow(Solver *S) {
 #define PLAIN_LAZY 1
 #endif
 static inline int plain_lazy(const Solver *S, const SEntry *se) {
-    return PLAIN_LAZY && (S->opts & OPT_ORDER) && !se;
+    return PLAIN_LAZY && (OPTS(S) & OPT_ORDER) && !se;
 }
 
 /* ab_small once the sure bounds failed to settle the window.  ak: the class key to probe, 0 for
@@ -629,10 +629,10 @@ static inline int plain_lazy(const Solver *S, const SEntry *se) {
  * if its bound settles the node */
 static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec, uint64_t ak,
                          int *hit) {
-    if ((S->opts & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
+    if ((OPTS(S) & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
         return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile, S->scope, S->last,
                           alpha, beta, cr, freec, 1); /* small_bound just failed: see last_round */
-    if ((S->opts & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
+    if ((OPTS(S) & OPT_SMALLBOUNDS) && S->cards_left >= SMALLBOUNDS_MIN) {
         /* every category is monotone in the cards a team takes: the best A can
          * reach is all cards still in play going to A, plus its possible scope */
         uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
@@ -672,7 +672,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
     P.best = P.maximise ? -S->inf : S->inf;
     P.rob = robust_start(S, P.maximise, cr->pcls);
     P.twins.n = 0;
-    P.quasi_on = (S->opts & OPT_QUASI) != 0;
+    P.quasi_on = (OPTS(S) & OPT_QUASI) != 0;
     P.to_last = before_last_round(S);
     P.child_part = S->at && S->cards_left - 1 >= PARTITION_MIN && beta == alpha + 1;
     P.cr = cr; P.freec = freec;
@@ -726,7 +726,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
         int n = gen_moves(S, ms, freec);
         if (n < 0 || sp + n + 4096 > MOVE_STACK) return plain_overflow(S);
         if (deferred_probe(S, &ak, cr, alpha, beta)) { *hit = 1; return S->rb; }
-        if (S->opts & OPT_ORDER) {
+        if (OPTS(S) & OPT_ORDER) {
             /* sweeps first, then other captures, then lay-downs */
             int k = 0;
             for (int i = 0; i < n; i++)
@@ -841,7 +841,7 @@ static inline uint64_t window_salt(int alpha, int beta) {
 
 /* OPT_ORDER at a table node: the static scores of the moves ms[from..n) (the team to move: team) */
 static inline void order_moves(const Solver *S, Move *ms, int from, int n, int team) {
-    int opts = S->opts;
+    int opts = OPTS(S);
     for (int i = from; i < n; i++) {
         int hist = (opts & OPT_HISTORY) ? S->history[ms[i].card][team] : 0;
         if ((opts & OPT_KILLER) && ms[i].card == S->killer[S->cards_left]) hist += 2500;
@@ -860,21 +860,21 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (S->aborted) return 0;
     if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, PCLS(-1, 1));
 
-    if (S->cards_left <= S->small || ((S->opts & OPT_LAST) && S->cards_left <= 4)) {
+    if (S->cards_left <= S->small || ((OPTS(S) & OPT_LAST) && S->cards_left <= 4)) {
         /* no range: values lie in (-inf, inf), and the primiera moves them by 2 at most */
         Range cr = {-S->inf, S->inf, PCLS(-1, 1)};
         uint64_t fc = 0;
-        if (S->opts & (OPT_RANGE | OPT_SMALLEQUIV)) {
+        if (OPTS(S) & (OPT_RANGE | OPT_SMALLEQUIV)) {
             /* what the categories can still end at, for cheap bounds in the plain
              * search, and the cards whose suit no longer matters (both only
              * narrow as cards are taken, so they hold in the whole subtree) */
             const Decided *d = decided_cached(S);
-            int nap = S->napola ? 10 : 0;
-            if (S->opts & OPT_RANGE) {
+            int nap = RULE(S, napola) ? 10 : 0;
+            if (OPTS(S) & OPT_RANGE) {
                 cr.lo = d->off + d->clo - nap; cr.hi = d->off + d->chi + nap;
                 cr.pcls = d->pcls;
             }
-            if (S->opts & OPT_SMALLEQUIV) fc = d->freec;
+            if (OPTS(S) & OPT_SMALLEQUIV) fc = d->freec;
         }
         /* OPT_PARTITION: a bound proven for another position of this one's class */
         if (S->at && S->cards_left >= PARTITION_MIN && beta == alpha + 1)
@@ -894,7 +894,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         ak = abstract_key(S);
         __builtin_prefetch(abstract_slot(S, ak));
     }
-    int opts = S->opts;
+    int opts = OPTS(S);
     int off = S->scope[0] - S->scope[1];
     uint64_t summary = 0, freec = 0;
     int open = 0, status = PCLS(-1, 1); /* the primiera's range (OPT_PARTITION's class) */
@@ -921,7 +921,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                 if (hi <= alpha) hi += scope_max(S, 0); else hi = S->inf - 1;
                 if (lo >= beta) lo -= scope_max(S, 1); else lo = -S->inf + 1;
             }
-            if (S->napola) { hi += 10; lo -= 10; }
+            if (RULE(S, napola)) { hi += 10; lo -= 10; }
             if (hi <= alpha) { S->bound_cuts++; robust_set(S, hi, status); return hi; }
             if (lo >= beta) { S->bound_cuts++; robust_set(S, lo, status); return lo; }
         }

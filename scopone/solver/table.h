@@ -106,8 +106,8 @@ static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
     ORDER_BY(popc(pa) - popc(pe));
     ORDER_BY(popc(pa & DENARI_MASK) - popc(pe & DENARI_MASK));
     ORDER_BY((int)(pa >> SETTEBELLO & 1) - (int)(pe >> SETTEBELLO & 1));
-    if (S->re_bello) ORDER_BY((int)(pa >> RE_BELLO & 1) - (int)(pe >> RE_BELLO & 1));
-    if (S->napola) {
+    if (RULE(S, re_bello)) ORDER_BY((int)(pa >> RE_BELLO & 1) - (int)(pe >> RE_BELLO & 1));
+    if (RULE(S, napola)) {
         if ((pe & DENARI_MASK) & ~pa) ge = 0;
         if ((pa & DENARI_MASK) & ~pe) le = 0;
     }
@@ -356,8 +356,8 @@ static inline uint64_t count_key(int a, int b, int r) { return a > b + r ? COUNT
  * 1 if team A won the Denari, 2 if team B did, 0 if they are not settled.
  */
 static inline int denari_settled(const Solver *S, uint64_t rem, uint64_t dk) {
-    if (!(S->opts & OPT_PDENARI) || S->napola) return 0;
-    if ((rem >> SETTEBELLO & 1) || (S->re_bello && (rem >> RE_BELLO & 1))) return 0;
+    if (!(OPTS(S) & OPT_PDENARI) || RULE(S, napola)) return 0;
+    if ((rem >> SETTEBELLO & 1) || (RULE(S, re_bello) && (rem >> RE_BELLO & 1))) return 0;
     return dk == COUNT_A ? 1 : dk == COUNT_B ? 2 : 0;
 }
 
@@ -376,11 +376,11 @@ static inline int denari_settled(const Solver *S, uint64_t rem, uint64_t dk) {
 static inline uint64_t abstract_key(const Solver *S) {
     uint64_t pa = S->pile[0], pb = S->pile[1], z = S->za, mover = ZMOVER[S->to_move][S->last + 1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
-    int ppiles = (S->opts & OPT_PPILES) != 0;
+    int ppiles = (OPTS(S) & OPT_PPILES) != 0;
     uint64_t count = ppiles ? count_key(popc(pa), popc(pb), popc(rem)) : (uint64_t)popc(pa);
     uint64_t dk = count_key(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
     /* who holds the settebello and, with re bello, the King of Denari: two bits */
-    uint64_t holders = (pa >> SETTEBELLO & 1) | (S->re_bello ? (pa >> RE_BELLO & 1) << 1 : 0);
+    uint64_t holders = (pa >> SETTEBELLO & 1) | (RULE(S, re_bello) ? (pa >> RE_BELLO & 1) << 1 : 0);
     int won = denari_settled(S, rem, dk);
     if (won) {
         for (int l = 0; l < 5; l++)
@@ -391,7 +391,7 @@ static inline uint64_t abstract_key(const Solver *S) {
         /* won is 1 or 2: two bits, then the holders */
         return z ^ mover ^ mix64((uint64_t)won ^ holders << 2 ^ count << 40 ^ 0x13198A2E03707344ULL);
     }
-    if (ppiles && !S->napola) /* dk is at most 101: seven bits, then the holders */
+    if (ppiles && !RULE(S, napola)) /* dk is at most 101: seven bits, then the holders */
         return z ^ mover ^ mix64(dk ^ holders << 8 ^ count << 40 ^ 0x452821E638D01377ULL);
     return z ^ mover ^ mix64((pa & DENARI_MASK) ^ count << 40 ^ 0x243F6A8885A308D3ULL);
 }
@@ -451,7 +451,7 @@ static size_t small_table_bytes(size_t want, size_t limit_bytes, size_t entry) {
 }
 
 static int alloc_tt(Solver *S) {
-    if ((S->opts & OPT_DEEPTT) && (S->opts & OPT_SMALL) && !S->tt2) {
+    if ((OPTS(S) & OPT_DEEPTT) && (OPTS(S) & OPT_SMALL) && !S->tt2) {
         /* a quarter of the memory at most; the main table has the rest */
         size_t bytes = small_table_bytes(DEEP_TABLE_BYTES, S->tt_limit_bytes, sizeof(Entry));
         S->tt2 = table_alloc(bytes, &S->tt2_raw);
@@ -460,7 +460,7 @@ static int alloc_tt(Solver *S) {
         S->tt2_mask = bytes / sizeof(Entry) - 1;
     }
     /* below PARTITION_ROOT cards in hand a solve takes milliseconds, less than the table's page faults */
-    if ((S->opts & OPT_PARTITION) && !S->at && S->cards_left >= PARTITION_ROOT) {
+    if ((OPTS(S) & OPT_PARTITION) && !S->at && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
         /* 2^16 slots at least: an entry keeps the key's bits from 16 (AEntry) */
         size_t least = ((size_t)1 << 16) * sizeof(AEntry);
@@ -468,7 +468,7 @@ static int alloc_tt(Solver *S) {
         if (bytes < least) bytes = least;
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none;
          * with OPT_HINT each of its slots is followed by its class's move (as many bytes again) */
-        int hint = (S->opts & OPT_HINT) != 0;
+        int hint = (OPTS(S) & OPT_HINT) != 0;
         size_t hi = S->cards_left >= PARTITION_HI_ROOT ? PARTITION_HI_BYTES : 0;
         while (hi && bytes + (hi << hint) > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
         S->at_hint = hi && hint;
@@ -479,7 +479,7 @@ static int alloc_tt(Solver *S) {
         S->at_hi_mask = hi ? hi / sizeof(AEntry) - 1 : 0;
         S->at_bytes = bytes + hi + hints;
     }
-    if ((S->opts & OPT_SMALLTT) && (S->opts & OPT_SMALL) && !S->st && S->cards_left >= PARTITION_ROOT) {
+    if ((OPTS(S) & OPT_SMALLTT) && (OPTS(S) & OPT_SMALL) && !S->st && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
         size_t bytes = small_table_bytes(SMALL_TABLE_BYTES, S->tt_limit_bytes, sizeof(SEntry));
         S->st = (SEntry *)table_alloc(bytes, &S->st_raw);
@@ -487,7 +487,7 @@ static int alloc_tt(Solver *S) {
         S->st_mask = bytes / sizeof(SEntry) - 1;
         S->st_bytes = bytes;
     }
-    if ((S->opts & OPT_OUTCOMES) && (S->opts & OPT_LAST) && !S->ot && S->cards_left > 5) {
+    if ((OPTS(S) & OPT_OUTCOMES) && (OPTS(S) & OPT_LAST) && !S->ot && S->cards_left > 5) {
         /* --memory bounds the transposition table: this small one comes on top (its pages are
          * touched only as it fills, so a small solve pays for few of them) */
         size_t bytes = small_table_bytes(OUTCOME_TABLE_BYTES, S->tt_limit_bytes, sizeof(OEntry));
