@@ -19,14 +19,18 @@ DEPENDS = sorted(glob("scopone/solver/*.h"))
 LEVEL = "x86-64-v2"
 LEVEL_MODULE = "_core_v2"
 # The build for the standard rules and default options (CORE_STANDARD: they are constants
-# there, 0.92-0.95 the time), for the level where there is one, else portable.
+# there, 0.92-0.95 the time): on x86-64 for the x86-64-v3 level (Intel since 2013, AMD since
+# 2015; 0.98 the time of v2, README), imported where the processor has it (CORE_STANDARD_CHECK);
+# for SCOPONE_MARCH when it is set; else portable.
 STANDARD_MODULE = "_core_std"
+STANDARD_LEVEL = "x86-64-v3"
 x86 = platform.machine().lower() in ("x86_64", "amd64") and sys.platform != "win32"
 march = os.environ.get("SCOPONE_MARCH", "").strip()
-STANDARD_ISA = march or (LEVEL if x86 else "portable")
+STANDARD_ISA = march or (STANDARD_LEVEL if x86 else "portable")
 FLAGS = ["-O3", "-std=c99", "-fno-strict-aliasing", "-Wall",
          f'-DCORE_LEVEL="{LEVEL}"', f'-DCORE_LEVEL_MODULE="{LEVEL_MODULE}"',
-         f'-DCORE_STANDARD_MODULE="{STANDARD_MODULE}"', f'-DCORE_STANDARD_ISA="{STANDARD_ISA}"']
+         f'-DCORE_STANDARD_MODULE="{STANDARD_MODULE}"', f'-DCORE_STANDARD_ISA="{STANDARD_ISA}"'] + \
+    (["-DCORE_STANDARD_CHECK"] if STANDARD_ISA == STANDARD_LEVEL else [])
 STANDARD_FLAGS = ["-DCORE_STANDARD", f"-DCORE_NAME={STANDARD_MODULE}", f'-DCORE_ISA="{STANDARD_ISA}"'] + \
     ([f"-march={STANDARD_ISA}"] if STANDARD_ISA != "portable" else [])
 # its own source file (which includes _core.c) gives each further module its own object file and name

@@ -423,10 +423,11 @@ static PyTypeObject SolverType = {
  * setup.py builds this file more than once: the portable module _core; on
  * x86-64, with -march=CORE_ISA, a second module for processors that have that
  * level (CORE_NAME names it); and the standard module (CORE_STANDARD, named
- * CORE_STANDARD_MODULE), built for the level where there is one.
+ * CORE_STANDARD_MODULE), built for CORE_STANDARD_ISA (x86-64-v3 on x86-64).
  * scopone/solver/core.py imports the level's module where CPU_LEVEL_OK of the
  * first says the processor runs it, and the standard one for the standard
- * rules with the default options.  The names come from setup.py.
+ * rules with the default options where STANDARD_CPU_OK says the processor runs
+ * it (or it was built as the others were).  The names come from setup.py.
  */
 #ifndef CORE_NAME
 #define CORE_NAME _core
@@ -452,6 +453,18 @@ static int cpu_level_ok(void) {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
     __builtin_cpu_init();
     return __builtin_cpu_supports(CORE_LEVEL) != 0;
+#else
+    return 0;
+#endif
+}
+
+/* whether this processor runs code built for CORE_STANDARD_ISA, the standard module's level
+ * (known only where setup.py built it for a named level: CORE_STANDARD_CHECK) */
+static int cpu_standard_ok(void) {
+#if defined(CORE_STANDARD_CHECK) && (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && \
+    !defined(__clang__) && __GNUC__ >= 12
+    __builtin_cpu_init();
+    return __builtin_cpu_supports(CORE_STANDARD_ISA) != 0;
 #else
     return 0;
 #endif
@@ -507,6 +520,7 @@ PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     PyModule_AddStringConstant(m, "LEVEL_MODULE", CORE_LEVEL_MODULE);
     PyModule_AddStringConstant(m, "STANDARD_MODULE", CORE_STANDARD_MODULE);
     PyModule_AddStringConstant(m, "STANDARD_ISA", CORE_STANDARD_ISA);
+    PyModule_AddIntConstant(m, "STANDARD_CPU_OK", cpu_standard_ok());
     PyModule_AddIntConstant(m, "STANDARD", CORE_IS_STANDARD);
     PyModule_AddIntConstant(m, "CPU_LEVEL_OK", cpu_level_ok());
     return m;

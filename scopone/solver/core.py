@@ -1,15 +1,17 @@
 """The compiled search core (``scopone.solver._core``, C) behind the solver's backend API.
 
-On x86-64 the install builds the core twice from the same source: portable
-(``_core``) and for the x86-64-v2 level (``_core_v2``: Intel since 2008, AMD
-since 2011; what it gains is mostly the ``popcnt`` instruction).  The second is
-imported where the processor runs it (``_core.CPU_LEVEL_OK``).  A third build,
-the standard module (``_core_std``, for that level), searches only the standard
-rules with the default options, which it reads as constants: the same trees in
-0.92-0.95 the time; a backend for those rules and options uses it where it runs.
+The install builds the core from one source more than once.  On x86-64: portable
+(``_core``), and for the x86-64-v2 level (``_core_v2``: Intel since 2008, AMD
+since 2011; what it gains is mostly the ``popcnt`` instruction), imported where
+the processor runs it (``_core.CPU_LEVEL_OK``).  Everywhere: the standard module
+(``_core_std``; on x86-64 for the x86-64-v3 level, Intel since 2013, AMD since
+2015), which searches only the standard rules with the default options and
+reads them as constants: the same trees in 0.92-0.95 the time, and 0.98 more
+for the level.  A backend for those rules and options uses it where the
+processor runs it (``_core.STANDARD_CPU_OK``), any other the general module.
 ``SCOPONE_CORE=portable`` in the environment keeps the portable one alone,
-``SCOPONE_CORE=generic`` the level's without the standard module.  All search
-the same trees (the tests compare their values and nodes).
+``SCOPONE_CORE=generic`` the general modules without the standard one.  All
+search the same trees (the tests compare their values and nodes).
 
 :class:`CoreBackend` answers the driver's fail-soft questions exactly like
 :class:`scopone.solver.reference.PythonSearch`, only much faster.  The capture
@@ -54,10 +56,12 @@ def _load_core():
 
 
 def _load_standard(core):
-    """The standard module (the standard rules with the default options only), where it
-    was built for the same processor level as ``core``, the module in use (so that it
-    runs here): None if it was not, if it cannot be imported, or with ``SCOPONE_CORE`` set."""
-    if core is None or os.environ.get("SCOPONE_CORE", "").strip() or core.STANDARD_ISA != core.ISA:
+    """The standard module (the standard rules with the default options only), where this
+    processor runs it: built as ``core`` (the module in use) was, or for a level the processor
+    has (``STANDARD_CPU_OK``).  None otherwise, if it cannot be imported, or with ``SCOPONE_CORE`` set."""
+    if core is None or os.environ.get("SCOPONE_CORE", "").strip():
+        return None
+    if core.STANDARD_ISA != core.ISA and not core.STANDARD_CPU_OK:
         return None
     try:
         return importlib.import_module(f"{__package__}.{core.STANDARD_MODULE}")

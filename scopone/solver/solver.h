@@ -261,16 +261,13 @@ typedef struct SEntry {
 
 typedef struct {
     PyObject_HEAD
+    /* the position being searched */
+    uint64_t hand[4], table, pile[2];
+    int scope[2], to_move, last, cards_left;
+    uint64_t z1, z2;  /* Zobrist hashes of the card locations */
+    uint64_t za;      /* OPT_PARTITION: additive hash of the card locations, the suits not Denari erased */
     /* rules */
     int strict, apt, asso_scopa, asso_takes_asso, prim_sum, re_bello, napola, quindici;
-    int npat[11];
-    uint64_t pat[11][128];
-    /* the patterns of value v whose ranks are all among the table's ranks tr: fit[fit_at[v] + (tr & fit_mask[v])] */
-    uint64_t fit[11 * 1024][2];
-    /* one bit a row of fit: whether any pattern fits (two thirds of the lookups find none, and
-     * this bitmap stays in the first-level cache where the rows do not) */
-    uint64_t fitnz[11 * 1024 / 64];
-    unsigned fit_at[11], fit_mask[11];
     /* options */
     int use_tt, opts, small;
     /* transposition table (allocated on first use), or one shared with other Solvers */
@@ -289,15 +286,8 @@ typedef struct {
     /* statistics */
     uint64_t next_check;
     uint64_t nodes, tt_hits, tt_stores, cuts, cut_first, bound_cuts, quasi_skips;
-    uint64_t by_left[41]; /* nodes by cards left in the hands */
-    uint64_t all_nodes[41], all_moves[41], all_hand[41]; /* searched nodes without a cut-off */
-    /* the position being searched */
-    uint64_t hand[4], table, pile[2];
-    int scope[2], to_move, last, cards_left;
     int root_left; /* cards in the hands at the root */
     int inf; /* the root's value limit (Position.value_limit): every value lies in (-inf, inf) */
-    uint64_t z1, z2;  /* Zobrist hashes of the card locations */
-    uint64_t za;      /* OPT_PARTITION: additive hash of the card locations, the suits not Denari erased */
     int rb, rs;       /* OPT_PARTITION: with the value v a search just returned, a bound for its class:
                        * a lower bound if v >= beta, an upper bound if v <= alpha (+-inf: none); rs is
                        * the class's primiera range (PCLS), the bound holds for any primiera in it */
@@ -325,10 +315,20 @@ typedef struct {
     struct timespec end;
     /* move stack */
     Move *mstack;
-    int32_t history[40][2];
-    int killer[44];
     uint64_t root_key, root_check;
     int root_keyed;
+    uint64_t by_left[41]; /* nodes by cards left in the hands */
+    uint64_t all_nodes[41], all_moves[41], all_hand[41]; /* searched nodes without a cut-off */
+    int32_t history[40][2];
+    int killer[44];
+    int npat[11];
+    uint64_t pat[11][128];
+    /* the patterns of value v whose ranks are all among the table's ranks tr: fit[fit_at[v] + (tr & fit_mask[v])] */
+    uint64_t fit[11 * 1024][2];
+    /* one bit a row of fit: whether any pattern fits (two thirds of the lookups find none, and
+     * this bitmap stays in the first-level cache where the rows do not) */
+    uint64_t fitnz[11 * 1024 / 64];
+    unsigned fit_at[11], fit_mask[11];
     Decided dcache[DCACHE]; /* decided() depends on the piles only: lay-downs and transpositions reuse it */
 } Solver;
 
