@@ -32,3 +32,17 @@ def test_it_solves_with_the_built_core():
     train = load_train()
     module = train.load(core._core.__file__)  # the module the solver loads, by its file as the build does
     assert train.train(module, counts=((3, 2),)) > 0  # the nodes of the last endgame's tests
+
+
+def test_it_trains_only_the_modules_this_processor_runs():
+    train = load_train()
+    portable = train.load(core._core.__file__)
+    lacking = type("Portable", (), dict(LEVEL_MODULE=portable.LEVEL_MODULE, STANDARD_MODULE=portable.STANDARD_MODULE,
+                                        CPU_LEVEL_OK=0, STANDARD_CPU_OK=0, ISA="portable", STANDARD_ISA="x86-64-v3"))
+    assert train.runs_here("/x/_core.cpython-311-x86_64-linux-gnu.so", lacking)
+    assert not train.runs_here(f"/x/{portable.LEVEL_MODULE}.so", lacking)
+    assert not train.runs_here(f"/x/{portable.STANDARD_MODULE}.so", lacking)
+    lacking.STANDARD_CPU_OK = 1
+    assert train.runs_here(f"/x/{portable.STANDARD_MODULE}.so", lacking)
+    lacking.STANDARD_CPU_OK, lacking.STANDARD_ISA = 0, "portable"  # built as the portable one
+    assert train.runs_here(f"/x/{portable.STANDARD_MODULE}.so", lacking)

@@ -36,7 +36,7 @@ def patterns(target: int) -> list[int]:
 
 
 def load(path: str):
-    name = Path(path).name.split(".")[0]  # _core or _core_v2: the module's init function
+    name = Path(path).name.split(".")[0]  # _core, _core_v2 or _core_std: the module's init function
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -69,6 +69,25 @@ def train(module, seed: int = 1, counts: tuple[tuple[int, int], ...] = ((6, 12),
     return solver.stats()["nodes"]
 
 
+def runs_here(path: str, portable) -> bool:
+    """Whether this processor runs the module built at path, as the portable module
+    (loaded first) says: the level's and the standard module may be built for a level it
+    lacks, and loading one would kill the training run (so the build would fall back to a
+    plain one).  A module skipped is built without a profile."""
+    name = Path(path).name.split(".")[0]
+    if portable is None:
+        return True
+    if name == portable.LEVEL_MODULE:
+        return bool(portable.CPU_LEVEL_OK)
+    if name == portable.STANDARD_MODULE:
+        return portable.STANDARD_ISA in ("portable", portable.ISA) or bool(portable.STANDARD_CPU_OK)
+    return True
+
+
 if __name__ == "__main__":
-    for path in sys.argv[1:]:
-        train(load(path))
+    paths = sys.argv[1:]
+    first = [p for p in paths if Path(p).name.split(".")[0] == "_core"]
+    portable = load(first[0]) if first else None
+    for path in paths:
+        if runs_here(path, portable):
+            train(portable if path in first else load(path))
