@@ -44,5 +44,3 @@ def test_it_trains_only_the_modules_this_processor_runs():
     assert not train.runs_here(f"/x/{portable.STANDARD_MODULE}.so", lacking)
     lacking.STANDARD_CPU_OK = 1
     assert train.runs_here(f"/x/{portable.STANDARD_MODULE}.so", lacking)
-    lacking.STANDARD_CPU_OK, lacking.STANDARD_ISA = 0, "portable"  # built as the portable one
-    assert train.runs_here(f"/x/{portable.STANDARD_MODULE}.so", lacking)

@@ -80,7 +80,7 @@ def runs_here(path: str, portable) -> bool:
     if name == portable.LEVEL_MODULE:
         return bool(portable.CPU_LEVEL_OK)
     if name == portable.STANDARD_MODULE:
-        return portable.STANDARD_ISA in ("portable", portable.ISA) or bool(portable.STANDARD_CPU_OK)
+        return bool(portable.STANDARD_CPU_OK)
     return True
 
 

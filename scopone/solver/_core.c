@@ -46,7 +46,9 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     if (refuse_if_busy(S)) return -1;
 #ifdef CORE_STANDARD
     /* the search reads these as constants (OPTS, RULE): anything else would be searched wrongly */
-    if (!strict || apt || asso_scopa || !ata || psum || reb || nap || q15 || (options & OPT_ALL) != OPT_DEFAULT) {
+    if (strict != STANDARD_strict || apt != STANDARD_apt || asso_scopa != STANDARD_asso_scopa ||
+        ata != STANDARD_asso_takes_asso || psum != STANDARD_prim_sum || reb != STANDARD_re_bello ||
+        nap != STANDARD_napola || q15 != STANDARD_quindici || (options & OPT_ALL) != OPT_DEFAULT) {
         PyErr_SetString(PyExc_ValueError, "compiled core: the standard module searches only the standard rules "
                                           "(scientifico) with the default options");
         return -1;
@@ -427,7 +429,7 @@ static PyTypeObject SolverType = {
  * scopone/solver/core.py imports the level's module where CPU_LEVEL_OK of the
  * first says the processor runs it, and the standard one for the standard
  * rules with the default options where STANDARD_CPU_OK says the processor runs
- * it (or it was built as the others were).  The names come from setup.py.
+ * it.  The names come from setup.py.
  */
 #ifndef CORE_NAME
 #define CORE_NAME _core
@@ -458,9 +460,10 @@ static int cpu_level_ok(void) {
 #endif
 }
 
-/* whether this processor runs code built for CORE_STANDARD_ISA, the standard module's level
- * (known only where setup.py built it for a named level: CORE_STANDARD_CHECK) */
+/* whether this processor runs the standard module: built as this module was (the same
+ * CORE_ISA, which runs here), or for a named level it has (CORE_STANDARD_CHECK) */
 static int cpu_standard_ok(void) {
+    if (!strcmp(CORE_ISA, CORE_STANDARD_ISA)) return 1;
 #if defined(CORE_STANDARD_CHECK) && (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && \
     !defined(__clang__) && __GNUC__ >= 12
     __builtin_cpu_init();

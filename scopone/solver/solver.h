@@ -259,6 +259,9 @@ typedef struct SEntry {
                      * 0.94 with 256, against 4096; 512 and 2048 alike; README, 3 December) */
 #endif
 
+/* the position and its hashes first, the big tables (capture patterns, the decided cache) last:
+ * the fields the search reads at every node sit near the object's start, in short instructions
+ * (plain builds, 7 cards, paired: 0.988 the time; README, "the standard module") */
 typedef struct {
     PyObject_HEAD
     /* the position being searched */
