@@ -993,3 +993,51 @@ def test_one_backend_keeps_positions_of_different_decks_apart():
             assert b.search(other, -99, 99) == want, other.line()
             assert b.search(pos, -99, 99) == minimax(pos), pos.line()
     assert checked > 10  # the decks do change the values
+
+
+def pile_lead_moves(rules: Rules, want: int):
+    """Endgames of 5 cards per hand, each with the position where one card of a pile
+    (not the settebello nor, with re bello, the King of Denari) has gone to the other
+    pile, so that the lead in the card majority (and, for a Denari card, in the
+    Denari) moves by two, and the values of the latter from a backend without the
+    class table.  Only moves that change a move's value are kept: a bound used
+    for piles it does not hold for would show."""
+    special = 1 << SETTEBELLO | (1 << RE_BELLO if rules.re_bello else 0)
+    found = []
+    for seed in range(7800, 7800 + 400):
+        pos = endgame(seed, rules, 5)
+        src = seed % 2  # from A's pile to B's, or back
+        cards = [c for c in range(40) if (pos.piles[src] & ~special) >> c & 1]
+        if not cards:
+            continue
+        c = cards[seed % len(cards)]
+        piles = list(pos.piles)
+        piles[src] &= ~(1 << c)
+        piles[1 - src] |= 1 << c
+        other = Position(list(pos.hands), pos.table, tuple(piles), tuple(pos.scope), pos.to_move,
+                         pos.last_capture, pos.rules)
+        ref = [moves_and_values(solve_with(CoreBackend(rules, options="all-partition"), p, "all", line=False))
+               for p in (pos, other)]
+        if ref[0] != ref[1]:
+            found.append((pos, other, ref[1]))
+            if len(found) == want:
+                return found
+    raise AssertionError(f"only {len(found)} endgames with a telling pile move under {rules.name}")
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_partition_bounds_hold_for_piles_with_other_leads(rules):
+    # With pdom the class key leaves out how much each team leads the card and
+    # Denari majorities, and an entry keeps them: its lower bound is used where
+    # team A leads by as much or more, its upper bound where by as much or less.
+    # A backend that solved one position answers part of the other, whose piles
+    # differ by one card, from those entries; the values must be those of a backend
+    # without the class table.  (Under napola the counts stay in the key.)
+    dominated = 0
+    for pos, other, ref in pile_lead_moves(rules, 4):
+        backend = CoreBackend(rules)
+        solve_with(backend, pos, "all", line=False)
+        got = solve_with(backend, other, "all", line=False)
+        assert moves_and_values(got) == ref, (pos.line(), other.line())
+        dominated += backend.stats()["partition_dominance_hits"]
+    assert (dominated > 0) != rules.napola

@@ -114,7 +114,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
         S->mstack = (Move *)malloc(sizeof(Move) * MOVE_STACK);
         if (!S->mstack) { PyErr_NoMemory(); return -1; }
     }
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
@@ -199,7 +199,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
@@ -218,6 +218,7 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "bound_cutoffs", (unsigned long long)S->bound_cuts,
                          "quasi_skips", (unsigned long long)S->quasi_skips,
                          "partition_hits", (unsigned long long)S->at_hits,
+                         "partition_dominance_hits", (unsigned long long)S->at_dom_hits,
                          "etc_cuts", (unsigned long long)S->etc_cuts,
                          "partition_stores", (unsigned long long)S->at_stores, "small_hits", (unsigned long long)S->st_hits,
                          "hint_hits", (unsigned long long)S->hint_hits,
@@ -299,7 +300,7 @@ static PyObject *Solver_stop(Solver *S, PyObject *args) {
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     if (refuse_if_busy(S)) return NULL;
     free_tables(S);
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
@@ -511,6 +512,7 @@ PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     PyModule_AddIntConstant(m, "OPT_ETC", OPT_ETC);
     PyModule_AddIntConstant(m, "OPT_PDENARI", OPT_PDENARI);
     PyModule_AddIntConstant(m, "OPT_PPILES", OPT_PPILES);
+    PyModule_AddIntConstant(m, "OPT_PDOM", OPT_PDOM);
     PyModule_AddIntConstant(m, "OPT_SMALLTT", OPT_SMALLTT);
     PyModule_AddIntConstant(m, "OPT_HINT", OPT_HINT);
     PyModule_AddIntConstant(m, "OPT_SHALLOW", OPT_SHALLOW);

@@ -118,7 +118,10 @@ OPT_ROOTMOVE = 1 << 30
 #: fewer nodes at 7 cards, not less time), ``smalltt`` (a small table of exact
 #: positions inside the plain search: 12% fewer nodes at 7 cards, not less time).
 #: ``abdada`` matters only to threads
-#: sharing a table; ``pdenari``, ``ppiles`` and ``hint`` refine ``partition`` (``hint``, on by
+#: sharing a table; ``pdenari``, ``ppiles``, ``pdom`` and ``hint`` refine ``partition`` (``pdom``, with
+#: ``ppiles``: the class key leaves out by how much each team leads the card and Denari majorities,
+#: and an entry keeps them: its lower bound holds where team A leads both by as much or more, its
+#: upper bound where by as much or less; ``hint``, on by
 #: default since 4 December: the table nodes' class slots keep the move that cut, tried first by
 #: the class's other positions; from 25 cards in hand at the root, where the table nodes have a
 #: class region of their own).
@@ -140,7 +143,7 @@ OPTIONS: dict[str, int] = (
      "deeptt": _core.OPT_DEEPTT, "order2": _core.OPT_ORDER2, "canon": _core.OPT_CANON,
      "noscopa": _core.OPT_NOSCOPA, "dominance": _core.OPT_DOMINANCE, "abdada": _core.OPT_ABDADA,
      "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION, "etc": _core.OPT_ETC, "pdenari": _core.OPT_PDENARI,
-     "ppiles": _core.OPT_PPILES, "smalltt": _core.OPT_SMALLTT, "hint": _core.OPT_HINT,
+     "ppiles": _core.OPT_PPILES, "pdom": _core.OPT_PDOM, "smalltt": _core.OPT_SMALLTT, "hint": _core.OPT_HINT,
      "shallow": _core.OPT_SHALLOW, "rootsize": _core.OPT_ROOTSIZE, "outcomes": _core.OPT_OUTCOMES,
      "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}

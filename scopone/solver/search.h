@@ -489,7 +489,7 @@ static inline int small_bound(Solver *S, int alpha, int beta, const Range *cr, i
 }
 
 static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec, uint64_t ak,
-                         int *hit);
+                         int ast, int *hit);
 
 /* the last plays: no ordering but captures first, no table but OPT_SMALLTT's small one */
 static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
@@ -504,7 +504,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
     int v;
     if (small_bound(S, alpha, beta, cr, &v)) return v;
     if (oe && outcome_search(S, oe, ok, S->mstack + sp, alpha, beta, cr, &v)) return v;
-    return ab_small_body(S, sp, alpha, beta, cr, freec, 0, NULL);
+    return ab_small_body(S, sp, alpha, beta, cr, freec, 0, 0, NULL);
 }
 
 /*
@@ -512,19 +512,24 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
  * it settles the window: 1 with the value in S->rb.  An entry keeps a lower
  * bound less the low end of the range it was proven for, and an upper bound less
  * the high end: what holds for the class whatever the primiera, shifted by the
- * primiera's least (most) in the range of the node that uses it.
+ * primiera's least (most) in the range of the node that uses it.  With OPT_PDOM
+ * (ast: the node's piles' state, see AEntry) a lower bound counts where team A
+ * leads the majorities by as much as where it was proven or more, an upper bound
+ * where by as much or less.
  */
-static inline int partition_probe(Solver *S, uint64_t ak, int pcls, int alpha, int beta) {
+static inline int partition_probe(Solver *S, uint64_t ak, int ast, int pcls, int alpha, int beta) {
     AEntry e;
     if (!abstract_probe(S, ak, &e)) return 0;
-    int sd = S->scope[0] - S->scope[1], lo = aentry_lo(e), hi = aentry_hi(e);
-    if (lo > -TT_NONE && lo + sd + PCLS_LO(pcls) >= beta) {
+    int sd = S->scope[0] - S->scope[1], lo = aentry_lo(e), hi = aentry_hi(e), es = aentry_state(e);
+    if (lo > -TT_NONE && lo + sd + PCLS_LO(pcls) >= beta && astate_ge(ast, es)) {
         S->at_hits++;
+        S->at_dom_hits += es != ast;
         robust_set(S, lo + sd + PCLS_LO(pcls), pcls);
         return 1;
     }
-    if (hi < TT_NONE && hi + sd + PCLS_HI(pcls) <= alpha) {
+    if (hi < TT_NONE && hi + sd + PCLS_HI(pcls) <= alpha && astate_ge(es, ast)) {
         S->at_hits++;
+        S->at_dom_hits += es != ast;
         robust_set(S, hi + sd + PCLS_HI(pcls), pcls);
         return 1;
     }
@@ -535,19 +540,19 @@ static inline int partition_probe(Solver *S, uint64_t ak, int pcls, int alpha, i
  * S->rb holds for the primiera range S->rs, which after a cut-off is the cutting child's: in the
  * plain search that can be narrower than the node's (an smalltt hit keeps the range it was proven
  * for), so the entry is shifted by S->rs, not by the node's range. */
-static inline void partition_store(Solver *S, uint64_t ak, int v, int alpha, int beta) {
+static inline void partition_store(Solver *S, uint64_t ak, int ast, int v, int alpha, int beta) {
     int sd = S->scope[0] - S->scope[1];
-    if (v >= beta && S->rb >= beta) abstract_store(S, ak, 1, S->rb - sd - PCLS_LO(S->rs));
-    else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, 0, S->rb - sd - PCLS_HI(S->rs));
+    if (v >= beta && S->rb >= beta) abstract_store(S, ak, ast, 1, S->rb - sd - PCLS_LO(S->rs));
+    else if (v <= alpha && S->rb <= alpha) abstract_store(S, ak, ast, 0, S->rb - sd - PCLS_HI(S->rs));
 }
 
 /* ab_small_body's class probe, made once: before the first sweep is searched, or else once the
  * first card's moves are made (so that the slot, fetched ahead, has had time to arrive); 1 if
  * the class's bound settles the node */
-static inline int deferred_probe(Solver *S, uint64_t *ak, const Range *cr, int alpha, int beta) {
+static inline int deferred_probe(Solver *S, uint64_t *ak, int ast, const Range *cr, int alpha, int beta) {
     uint64_t k = *ak;
     *ak = 0;
-    return k && partition_probe(S, k, cr->pcls, alpha, beta);
+    return k && partition_probe(S, k, ast, cr->pcls, alpha, beta);
 }
 
 /* a plain node's search, one move at a time (ab_small_body) */
@@ -628,7 +633,7 @@ static inline int plain_lazy(const Solver *S, const SEntry *se) {
  * none (its slot was fetched ahead, and is read once the first moves are made), with *hit set
  * if its bound settles the node */
 static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec, uint64_t ak,
-                         int *hit) {
+                         int ast, int *hit) {
     if ((OPTS(S) & OPT_LAST) && S->cards_left <= 4 && in_last_round(S))
         return last_round(S, S->mstack + sp, S->to_move, S->cards_left, S->table, S->pile, S->scope, S->last,
                           alpha, beta, cr, freec, 1); /* small_bound just failed: see last_round */
@@ -694,7 +699,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
         for (uint64_t m = swept; m; m &= m - 1) {
             int c = __builtin_ctzll(m);
             if (free_duplicate(freec, c, &seen_free)) continue;
-            if (deferred_probe(S, &ak, cr, alpha, beta)) { *hit = 1; return S->rb; }
+            if (deferred_probe(S, &ak, ast, cr, alpha, beta)) { *hit = 1; return S->rb; }
             ms[0].card = c; ms[0].cap = table;
             if (plain_move(S, &P, ms, sp + 1)) return P.best;
         }
@@ -707,7 +712,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
             if (free_duplicate(freec, c, &seen_free)) continue;
             int k = card_moves(S, c, table, tr, tc, freet, equiv, ms, 0);
             if (k < 0 || sp + k + 4096 > MOVE_STACK) return plain_overflow(S);
-            if (deferred_probe(S, &ak, cr, alpha, beta)) { *hit = 1; return S->rb; }
+            if (deferred_probe(S, &ak, ast, cr, alpha, beta)) { *hit = 1; return S->rb; }
             if (!ms[0].cap) { lays |= 1ULL << c; continue; }
             for (int i = 0; i < k; i++) /* (the sweep was searched above) */
                 if (!(ms[i].cap == table && (swept >> c & 1)) && plain_move(S, &P, ms + i, sp + k)) return P.best;
@@ -725,7 +730,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
     } else {
         int n = gen_moves(S, ms, freec);
         if (n < 0 || sp + n + 4096 > MOVE_STACK) return plain_overflow(S);
-        if (deferred_probe(S, &ak, cr, alpha, beta)) { *hit = 1; return S->rb; }
+        if (deferred_probe(S, &ak, ast, cr, alpha, beta)) { *hit = 1; return S->rb; }
         if (OPTS(S) & OPT_ORDER) {
             /* sweeps first, then other captures, then lay-downs */
             int k = 0;
@@ -763,13 +768,14 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
  * its load (a miss in L2, most times) took 77% of this function's time when it came first.  What the sure bounds
  * settle is not kept in the class table: they settle it again as cheaply. */
 static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr, uint64_t freec) {
-    uint64_t ak = abstract_key(S);
+    int ast;
+    uint64_t ak = abstract_key(S, &ast);
     __builtin_prefetch(abstract_slot(S, ak)); /* fetched while the sure bounds are worked out */
     int v;
     if (small_bound(S, alpha, beta, cr, &v)) return v;
     int hit = 0;
-    v = ab_small_body(S, sp, alpha, beta, cr, freec, ak, &hit);
-    if (!hit && !S->aborted) partition_store(S, ak, v, alpha, beta);
+    v = ab_small_body(S, sp, alpha, beta, cr, freec, ak, ast, &hit);
+    if (!hit && !S->aborted) partition_store(S, ak, ast, v, alpha, beta);
     return v;
 }
 
@@ -889,9 +895,10 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         __builtin_prefetch(bucket_at(S, key, S->cards_left));
     }
     uint64_t ak = 0;
+    int ast = 0;
     if (S->at && S->cards_left <= PARTITION_MAX && beta == alpha + 1) {
         /* OPT_PARTITION: the class's slot too, fetched while the table is probed */
-        ak = abstract_key(S);
+        ak = abstract_key(S, &ast);
         __builtin_prefetch(abstract_slot(S, ak));
     }
     int opts = OPTS(S);
@@ -989,8 +996,8 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     int a0 = alpha, b0 = beta;
     if (S->at && S->cards_left <= PARTITION_MAX && beta == alpha + 1) {
         /* OPT_PARTITION: a bound proven for another position of this one's class */
-        if (!ak) ak = abstract_key(S); /* the table narrowed a wider window to a null one */
-        if (partition_probe(S, ak, status, alpha, beta)) return S->rb;
+        if (!ak) ak = abstract_key(S, &ast); /* the table narrowed a wider window to a null one */
+        if (partition_probe(S, ak, ast, status, alpha, beta)) return S->rb;
     }
     /* the table's move goes first, and the other moves are scored only once it has failed to
      * cut (most times it cuts): the same order, so the same nodes, 0.977 and 0.988 the time
@@ -1140,7 +1147,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     if (rob.poisoned) robust_none(S, best, b0);
     else {
         robust_set(S, rb, status);
-        if (ak) partition_store(S, ak, best, a0, b0);
+        if (ak) partition_store(S, ak, ast, best, a0, b0);
     }
     if (ak && S->at_hint && S->cards_left > S->small && bestmove != NO_MOVE && (maximise ? best >= b0 : best <= a0))
         *hint_slot(S, ak) = (ak & ~HINT_SIG) | move_sig(bestmove & 63, bestmove >> 6); /* OPT_HINT: it cut */

@@ -371,17 +371,43 @@ static inline int denari_settled(const Solver *S, uint64_t rem, uint64_t dk) {
  * they can still change their category, and without napola the piles' Denari
  * by their count and who holds the settebello (and re bello): which other
  * Denari a team holds moves only the primiera, which the class's bounds allow
- * for.
+ * for.  With OPT_PDOM too, the two counts leave the key for *state, the
+ * piles' state its entry keeps (see AEntry); *state is 0 without it.
  */
-static inline uint64_t abstract_key(const Solver *S) {
+/* OPT_PDOM: a majority's part of the piles' state, an ordinal that grows with team A's lead a - b
+ * (a, b: the teams' counts of the category's cards, r of them still in play): 0 if B has the
+ * majority whatever the play, top if A has, else a - b + top / 2; -1 if that does not fit between
+ * (then the counts stay in the key).  The category's point at every leaf grows with a - b. */
+static inline int lead_ordinal(int a, int b, int r, int top) {
+    if (a > b + r) return top;
+    if (b > a + r) return 0;
+    int o = a - b + top / 2;
+    return o >= 1 && o < top ? o : -1;
+}
+
+static inline uint64_t abstract_key(const Solver *S, int *state) {
     uint64_t pa = S->pile[0], pb = S->pile[1], z = S->za, mover = ZMOVER[S->to_move][S->last + 1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
     int ppiles = (OPTS(S) & OPT_PPILES) != 0;
-    uint64_t count = ppiles ? count_key(popc(pa), popc(pb), popc(rem)) : (uint64_t)popc(pa);
-    uint64_t dk = count_key(popc(pa & DENARI_MASK), popc(pb & DENARI_MASK), popc(rem & DENARI_MASK));
+    int na = popc(pa), nb = popc(pb), nr = popc(rem);
+    int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), dr = popc(rem & DENARI_MASK);
+    uint64_t count = ppiles ? count_key(na, nb, nr) : (uint64_t)na;
+    uint64_t dk = count_key(da, db, dr);
     /* who holds the settebello and, with re bello, the King of Denari: two bits */
     uint64_t holders = (pa >> SETTEBELLO & 1) | (RULE(S, re_bello) ? (pa >> RE_BELLO & 1) << 1 : 0);
     int won = denari_settled(S, rem, dk);
+    /* OPT_PDOM: the leads in the entry, not in the key (the Denari's not at all once they are won);
+     * a key with them and one without differ by bit 60 of what is mixed in */
+    *state = 0;
+    int dom = (OPTS(S) & OPT_PDOM) && ppiles && !RULE(S, napola);
+    int co = dom ? lead_ordinal(na, nb, nr, ASTATE_CARDS_TOP) : -1;
+    int dor = dom && !won ? lead_ordinal(da, db, dr, ASTATE_DENARI_TOP) : 0;
+    uint64_t domk = co >= 0 && dor >= 0;
+    if (domk) {
+        *state = co | dor << ASTATE_CARDS_BITS;
+        count = 0;
+        dk = 0;
+    }
     if (won) {
         for (int l = 0; l < 5; l++)
             for (uint64_t m = (l < 4 ? S->hand[l] : S->table) & DENARI_MASK; m; m &= m - 1) {
@@ -389,10 +415,10 @@ static inline uint64_t abstract_key(const Solver *S) {
                 z += ZA[c + 1][l] - ZA[c][l];
             }
         /* won is 1 or 2: two bits, then the holders */
-        return z ^ mover ^ mix64((uint64_t)won ^ holders << 2 ^ count << 40 ^ 0x13198A2E03707344ULL);
+        return z ^ mover ^ mix64((uint64_t)won ^ holders << 2 ^ count << 40 ^ domk << 60 ^ 0x13198A2E03707344ULL);
     }
     if (ppiles && !RULE(S, napola)) /* dk is at most 101: seven bits, then the holders */
-        return z ^ mover ^ mix64(dk ^ holders << 8 ^ count << 40 ^ 0x452821E638D01377ULL);
+        return z ^ mover ^ mix64(dk ^ holders << 8 ^ count << 40 ^ domk << 60 ^ 0x452821E638D01377ULL);
     return z ^ mover ^ mix64((pa & DENARI_MASK) ^ count << 40 ^ 0x243F6A8885A308D3ULL);
 }
 
@@ -410,10 +436,16 @@ static inline AEntry *abstract_slot(const Solver *S, uint64_t ak) {
     return S->at + (ak & S->at_mask);
 }
 
-static inline int aentry_is(AEntry e, uint64_t ak) { return ((e ^ ak) >> 16) == 0; }
+static inline int aentry_is(AEntry e, uint64_t ak) { return ((e ^ ak) >> AENTRY_DATA) == 0; }
 /* an entry's bounds: -TT_NONE, TT_NONE when it has none */
-static inline int aentry_lo(AEntry e) { return (int)(e & 255) - TT_NONE; }
-static inline int aentry_hi(AEntry e) { return TT_NONE - (int)(e >> 8 & 255); }
+static inline int aentry_lo(AEntry e) { int x = (int)(e & 63); return x ? x - ABOUND_MID : -TT_NONE; }
+static inline int aentry_hi(AEntry e) { int x = (int)(e >> 6 & 63); return x ? ABOUND_MID - x : TT_NONE; }
+static inline int aentry_state(AEntry e) { return (int)(e >> 12 & ((1 << ASTATE_BITS) - 1)); }
+/* whether a bound of an entry kept for the state es holds at state s: a lower bound where A leads
+ * both majorities by as much or more, an upper bound where by as much or less */
+static inline int astate_ge(int s, int es) {
+    return (s & ASTATE_CARDS_TOP) >= (es & ASTATE_CARDS_TOP) && (s >> ASTATE_CARDS_BITS) >= (es >> ASTATE_CARDS_BITS);
+}
 
 /* OPT_PARTITION: the entry of the abstract key ak in *e; 0 if none */
 static inline int abstract_probe(const Solver *S, uint64_t ak, AEntry *e) {
@@ -421,14 +453,17 @@ static inline int abstract_probe(const Solver *S, uint64_t ak, AEntry *e) {
     return aentry_is(*e, ak);
 }
 
-/* OPT_PARTITION: a lower (is_lo) or upper bound rel (the scope difference taken out) for ak
- * (one entry a slot, always replaced: measured as good as two with the bigger subtree kept) */
-static inline void abstract_store(Solver *S, uint64_t ak, int is_lo, int rel) {
-    if (rel < -100 || rel > 100) return; /* cannot happen: deal values are small */
+/* OPT_PARTITION: a lower (is_lo) or upper bound rel (the scope difference taken out) for ak, proven
+ * for the piles' state `state` (one entry a slot, always replaced: measured as good as two with the
+ * bigger subtree kept; an entry of another state is replaced whole, which a replay of one solve's
+ * class visits found nearly as good as a state for each bound) */
+static inline void abstract_store(Solver *S, uint64_t ak, int state, int is_lo, int rel) {
+    if (rel <= -ABOUND_MID || rel >= ABOUND_MID) return; /* out of the entry's range: not kept */
     AEntry *slot = abstract_slot(S, ak), e = *slot;
-    if (!aentry_is(e, ak)) e = ak & ~(uint64_t)0xFFFF; /* no bounds */
-    if (is_lo) { if (rel > aentry_lo(e)) e = (e & ~(uint64_t)0xFF) | (uint64_t)(rel + TT_NONE); }
-    else if (rel < aentry_hi(e)) e = (e & ~(uint64_t)0xFF00) | (uint64_t)(TT_NONE - rel) << 8;
+    if (!aentry_is(e, ak) || aentry_state(e) != state)
+        e = (ak & ~(((uint64_t)1 << AENTRY_DATA) - 1)) | (uint64_t)state << 12; /* no bounds */
+    if (is_lo) { if (rel > aentry_lo(e)) e = (e & ~(uint64_t)63) | (uint64_t)(rel + ABOUND_MID); }
+    else if (rel < aentry_hi(e)) e = (e & ~(uint64_t)(63 << 6)) | (uint64_t)(ABOUND_MID - rel) << 6;
     *slot = e;
     S->at_stores++;
 }
