@@ -267,31 +267,41 @@ def test_partition_bounds_hold_once_the_denari_are_decided(rules):
     assert differ > 0
 
 
-def pile_denari_swaps(rules: Rules, want: int):
-    """Endgames of 5 cards per hand, each with the position where a Denari card of
-    team A's pile and one of team B's trade places (neither the settebello nor,
-    with re bello, the King of Denari; the piles keep their counts) and the
-    values of the latter from a backend without the partition table.  Only
-    swaps that change a move's value are kept: a bound kept for the wrong
-    primiera would show."""
-    special = 1 << SETTEBELLO | (1 << RE_BELLO if rules.re_bello else 0)
+def telling_pairs(rules: Rules, seeds: range, variant, want: int, what: str):
+    """Endgames of 5 cards per hand, each with ``variant(seed, pos)`` (None: none for that
+    endgame) and the values of the latter from a backend without the partition table.
+    Only variants that change a move's value are kept: a class bound used where it does
+    not hold would show."""
     found = []
-    for seed in range(7600, 7600 + 400):
+    for seed in seeds:
         pos = endgame(seed, rules, 5)
-        da, db = ([c for c in range(40) if (p & DENARI_MASK & ~special) >> c & 1] for p in pos.piles)
-        if not (da and db):
+        other = variant(seed, pos)
+        if other is None:
             continue
-        # A's best Denari for the primiera against B's worst: the swap moves it
-        value = lambda c: PRIMIERA_VALUE[rank_of(c)]  # noqa: E731
-        a, b = max(da, key=value), min(db, key=value)
-        other = swap_two_cards(pos, a, b)
         ref = [moves_and_values(solve_with(CoreBackend(rules, options="all-partition"), p, "all", line=False))
                for p in (pos, other)]
         if ref[0] != ref[1]:
             found.append((pos, other, ref[1]))
             if len(found) == want:
                 return found
-    raise AssertionError(f"only {len(found)} endgames with a telling Denari swap under {rules.name}")
+    raise AssertionError(f"only {len(found)} endgames with a telling {what} under {rules.name}")
+
+
+def pile_denari_swaps(rules: Rules, want: int):
+    """Endgames where a Denari card of team A's pile and one of team B's trade places
+    (neither the settebello nor, with re bello, the King of Denari; the piles keep
+    their counts), as :func:`telling_pairs` gives them."""
+    special = 1 << SETTEBELLO | (1 << RE_BELLO if rules.re_bello else 0)
+
+    def swap(seed: int, pos: Position) -> Position | None:
+        da, db = ([c for c in range(40) if (p & DENARI_MASK & ~special) >> c & 1] for p in pos.piles)
+        if not (da and db):
+            return None
+        # A's best Denari for the primiera against B's worst: the swap moves it
+        value = lambda c: PRIMIERA_VALUE[rank_of(c)]  # noqa: E731
+        return swap_two_cards(pos, max(da, key=value), min(db, key=value))
+
+    return telling_pairs(rules, range(7600, 8000), swap, want, "Denari swap")
 
 
 @pytest.mark.parametrize("rules", [r for r in RULES if not r.napola], ids=[r.name for r in RULES if not r.napola])
@@ -996,33 +1006,24 @@ def test_one_backend_keeps_positions_of_different_decks_apart():
 
 
 def pile_lead_moves(rules: Rules, want: int):
-    """Endgames of 5 cards per hand, each with the position where one card of a pile
-    (not the settebello nor, with re bello, the King of Denari) has gone to the other
-    pile, so that the lead in the card majority (and, for a Denari card, in the
-    Denari) moves by two, and the values of the latter from a backend without the
-    class table.  Only moves that change a move's value are kept: a bound used
-    for piles it does not hold for would show."""
+    """Endgames where one card of a pile (not the settebello nor, with re bello, the King
+    of Denari) has gone to the other pile, so that the lead in the card majority (and,
+    for a Denari card, in the Denari) moves by two, as :func:`telling_pairs` gives them."""
     special = 1 << SETTEBELLO | (1 << RE_BELLO if rules.re_bello else 0)
-    found = []
-    for seed in range(7800, 7800 + 400):
-        pos = endgame(seed, rules, 5)
+
+    def move(seed: int, pos: Position) -> Position | None:
         src = seed % 2  # from A's pile to B's, or back
         cards = [c for c in range(40) if (pos.piles[src] & ~special) >> c & 1]
         if not cards:
-            continue
+            return None
         c = cards[seed % len(cards)]
         piles = list(pos.piles)
         piles[src] &= ~(1 << c)
         piles[1 - src] |= 1 << c
-        other = Position(list(pos.hands), pos.table, tuple(piles), tuple(pos.scope), pos.to_move,
-                         pos.last_capture, pos.rules)
-        ref = [moves_and_values(solve_with(CoreBackend(rules, options="all-partition"), p, "all", line=False))
-               for p in (pos, other)]
-        if ref[0] != ref[1]:
-            found.append((pos, other, ref[1]))
-            if len(found) == want:
-                return found
-    raise AssertionError(f"only {len(found)} endgames with a telling pile move under {rules.name}")
+        return Position(list(pos.hands), pos.table, tuple(piles), tuple(pos.scope), pos.to_move,
+                        pos.last_capture, pos.rules)
+
+    return telling_pairs(rules, range(7800, 8200), move, want, "pile move")
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
