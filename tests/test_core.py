@@ -178,7 +178,8 @@ def test_core_matches_minimax(rules):
                                      "all+canon+partition", "all-summary+partition", "all-etc", "summary+etc",
                                      "all-summary+etc", "order+etc", "all-pdenari",
                                      "summary+partition+pdenari", "all-ppiles", "summary+partition+ppiles",
-                                     "order+partition+pdenari+ppiles", "all+smalltt", "small+smalltt",
+                                     "order+partition+pdenari+ppiles", "all-pdom", "summary+partition+ppiles+pdom",
+                                     "order+partition+pdenari+ppiles+pdom", "all+smalltt", "small+smalltt",
                                      "order+small+smalltt+partition", "all+hint", "all-hint", "summary+partition+hint", "all-shallow", "order+shallow",
                                      "all-rootsize", "all+rootsize", "order+rootsize", "all-outcomes",
                                      "small+last+outcomes", "order+small+last+range+outcomes", "everything"])

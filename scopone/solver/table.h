@@ -361,6 +361,17 @@ static inline int denari_settled(const Solver *S, uint64_t rem, uint64_t dk) {
     return dk == COUNT_A ? 1 : dk == COUNT_B ? 2 : 0;
 }
 
+/* OPT_PDOM: a majority's part of the piles' state, an ordinal that grows with team A's lead a - b
+ * (a, b: the teams' counts of the category's cards, r of them still in play): 0 if B has the
+ * majority whatever the play, top if A has, else a - b + top / 2; -1 if that does not fit between
+ * (then the counts stay in the key).  The category's point at every leaf grows with a - b. */
+static inline int lead_ordinal(int a, int b, int r, int top) {
+    if (a > b + r) return top;
+    if (b > a + r) return 0;
+    int o = a - b + top / 2;
+    return o >= 1 && o < top ? o : -1;
+}
+
 /*
  * OPT_PARTITION: the key of the abstract position (see AEntry): the cards in
  * play, Denari by card and the others by rank (the additive hash za), and of
@@ -374,17 +385,6 @@ static inline int denari_settled(const Solver *S, uint64_t rem, uint64_t dk) {
  * for.  With OPT_PDOM too, the two counts leave the key for *state, the
  * piles' state its entry keeps (see AEntry); *state is 0 without it.
  */
-/* OPT_PDOM: a majority's part of the piles' state, an ordinal that grows with team A's lead a - b
- * (a, b: the teams' counts of the category's cards, r of them still in play): 0 if B has the
- * majority whatever the play, top if A has, else a - b + top / 2; -1 if that does not fit between
- * (then the counts stay in the key).  The category's point at every leaf grows with a - b. */
-static inline int lead_ordinal(int a, int b, int r, int top) {
-    if (a > b + r) return top;
-    if (b > a + r) return 0;
-    int o = a - b + top / 2;
-    return o >= 1 && o < top ? o : -1;
-}
-
 static inline uint64_t abstract_key(const Solver *S, int *state) {
     uint64_t pa = S->pile[0], pb = S->pile[1], z = S->za, mover = ZMOVER[S->to_move][S->last + 1];
     uint64_t rem = S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3] | S->table;
