@@ -497,7 +497,7 @@ static int alloc_tt(Solver *S) {
     /* below PARTITION_ROOT cards in hand a solve takes milliseconds, less than the table's page faults */
     if ((OPTS(S) & OPT_PARTITION) && !S->at && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
-        /* 2^16 slots at least: an entry keeps the key's bits from 16 (AEntry) */
+        /* 2^16 slots at least: with the key's bits from 23 that an entry keeps, 57 bits of it are checked (AEntry) */
         size_t least = ((size_t)1 << 16) * sizeof(AEntry);
         size_t bytes = small_table_bytes(PARTITION_TABLE_BYTES, S->tt_limit_bytes, sizeof(AEntry));
         if (bytes < least) bytes = least;
