@@ -35,9 +35,13 @@ def patterns(target: int) -> list[int]:
     return out
 
 
+def module_name(path: str) -> str:
+    """The module a built file holds (_core, _core_v2 or _core_std: its init function's name)."""
+    return Path(path).name.split(".")[0]
+
+
 def load(path: str):
-    name = Path(path).name.split(".")[0]  # _core, _core_v2 or _core_std: the module's init function
-    spec = importlib.util.spec_from_file_location(name, path)
+    spec = importlib.util.spec_from_file_location(module_name(path), path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -74,7 +78,7 @@ def runs_here(path: str, portable) -> bool:
     (loaded first) says: the level's and the standard module may be built for a level it
     lacks, and loading one would kill the training run (so the build would fall back to a
     plain one).  A module skipped is built without a profile."""
-    name = Path(path).name.split(".")[0]
+    name = module_name(path)
     if portable is None:
         return True
     if name == portable.LEVEL_MODULE:
@@ -86,7 +90,7 @@ def runs_here(path: str, portable) -> bool:
 
 if __name__ == "__main__":
     paths = sys.argv[1:]
-    first = [p for p in paths if Path(p).name.split(".")[0] == "_core"]
+    first = [p for p in paths if module_name(p) == "_core"]
     portable = load(first[0]) if first else None
     for path in paths:
         if runs_here(path, portable):

@@ -34,6 +34,17 @@ static int refuse_if_busy(Solver *S) {
     return 1;
 }
 
+/* the statistics and the move-ordering memory back to a new Solver's (init and clear) */
+static void reset_counts(Solver *S) {
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = 0;
+    memset(S->by_left, 0, sizeof S->by_left);
+    memset(S->all_nodes, 0, sizeof S->all_nodes);
+    memset(S->all_moves, 0, sizeof S->all_moves);
+    memset(S->all_hand, 0, sizeof S->all_hand);
+    memset(S->history, 0, sizeof S->history);
+    memset(S->killer, -1, sizeof S->killer);
+}
+
 static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"patterns", "strict", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
                              "primiera_sum", "re_bello", "napola", "quindici", "memory_mb", "use_tt", "options", NULL};
@@ -114,13 +125,7 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
         S->mstack = (Move *)malloc(sizeof(Move) * MOVE_STACK);
         if (!S->mstack) { PyErr_NoMemory(); return -1; }
     }
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = 0;
-    memset(S->by_left, 0, sizeof S->by_left);
-    memset(S->all_nodes, 0, sizeof S->all_nodes);
-    memset(S->all_moves, 0, sizeof S->all_moves);
-    memset(S->all_hand, 0, sizeof S->all_hand);
-    memset(S->history, 0, sizeof S->history);
-    memset(S->killer, -1, sizeof S->killer);
+    reset_counts(S);
     memset(S->dcache, 0, sizeof S->dcache);
     return 0;
 }
@@ -300,13 +305,7 @@ static PyObject *Solver_stop(Solver *S, PyObject *args) {
 static PyObject *Solver_clear(Solver *S, PyObject *noargs) {
     if (refuse_if_busy(S)) return NULL;
     free_tables(S);
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = 0;
-    memset(S->by_left, 0, sizeof S->by_left);
-    memset(S->all_nodes, 0, sizeof S->all_nodes);
-    memset(S->all_moves, 0, sizeof S->all_moves);
-    memset(S->all_hand, 0, sizeof S->all_hand);
-    memset(S->history, 0, sizeof S->history);
-    memset(S->killer, -1, sizeof S->killer);
+    reset_counts(S);
     Py_RETURN_NONE;
 }
 

@@ -236,6 +236,7 @@ typedef uint64_t AEntry;
 #define ASTATE_CARDS_BITS 6 /* the piles' state: the card lead's ordinal in the low 6 bits ... */
 #define ASTATE_CARDS_TOP 63
 #define ASTATE_DENARI_TOP 31 /* ... the Denari lead's in the next 5 */
+#define ASTATE_AT 12 /* the state's first bit in an entry, after the two bounds */
 #define ASTATE_BITS 11
 #define AENTRY_DATA 23 /* the bits of an entry below the key's */
 

@@ -391,23 +391,19 @@ static inline uint64_t abstract_key(const Solver *S, int *state) {
     int ppiles = (OPTS(S) & OPT_PPILES) != 0;
     int na = popc(pa), nb = popc(pb), nr = popc(rem);
     int da = popc(pa & DENARI_MASK), db = popc(pb & DENARI_MASK), dr = popc(rem & DENARI_MASK);
-    uint64_t count = ppiles ? count_key(na, nb, nr) : (uint64_t)na;
     uint64_t dk = count_key(da, db, dr);
     /* who holds the settebello and, with re bello, the King of Denari: two bits */
     uint64_t holders = (pa >> SETTEBELLO & 1) | (RULE(S, re_bello) ? (pa >> RE_BELLO & 1) << 1 : 0);
     int won = denari_settled(S, rem, dk);
     /* OPT_PDOM: the leads in the entry, not in the key (the Denari's not at all once they are won);
      * a key with them and one without differ by bit 60 of what is mixed in */
-    *state = 0;
     int dom = (OPTS(S) & OPT_PDOM) && ppiles && !RULE(S, napola);
     int co = dom ? lead_ordinal(na, nb, nr, ASTATE_CARDS_TOP) : -1;
     int dor = dom && !won ? lead_ordinal(da, db, dr, ASTATE_DENARI_TOP) : 0;
     uint64_t domk = co >= 0 && dor >= 0;
-    if (domk) {
-        *state = co | dor << ASTATE_CARDS_BITS;
-        count = 0;
-        dk = 0;
-    }
+    *state = domk ? co | dor << ASTATE_CARDS_BITS : 0;
+    uint64_t count = domk ? 0 : ppiles ? count_key(na, nb, nr) : (uint64_t)na;
+    if (domk) dk = 0;
     if (won) {
         for (int l = 0; l < 5; l++)
             for (uint64_t m = (l < 4 ? S->hand[l] : S->table) & DENARI_MASK; m; m &= m - 1) {
@@ -440,7 +436,7 @@ static inline int aentry_is(AEntry e, uint64_t ak) { return ((e ^ ak) >> AENTRY_
 /* an entry's bounds: -TT_NONE, TT_NONE when it has none */
 static inline int aentry_lo(AEntry e) { int x = (int)(e & 63); return x ? x - ABOUND_MID : -TT_NONE; }
 static inline int aentry_hi(AEntry e) { int x = (int)(e >> 6 & 63); return x ? ABOUND_MID - x : TT_NONE; }
-static inline int aentry_state(AEntry e) { return (int)(e >> 12 & ((1 << ASTATE_BITS) - 1)); }
+static inline int aentry_state(AEntry e) { return (int)(e >> ASTATE_AT & ((1 << ASTATE_BITS) - 1)); }
 /* whether a bound of an entry kept for the state es holds at state s: a lower bound where A leads
  * both majorities by as much or more, an upper bound where by as much or less */
 static inline int astate_ge(int s, int es) {
@@ -461,7 +457,7 @@ static inline void abstract_store(Solver *S, uint64_t ak, int state, int is_lo, 
     if (rel <= -ABOUND_MID || rel >= ABOUND_MID) return; /* out of the entry's range: not kept */
     AEntry *slot = abstract_slot(S, ak), e = *slot;
     if (!aentry_is(e, ak) || aentry_state(e) != state)
-        e = (ak & ~(((uint64_t)1 << AENTRY_DATA) - 1)) | (uint64_t)state << 12; /* no bounds */
+        e = (ak & ~(((uint64_t)1 << AENTRY_DATA) - 1)) | (uint64_t)state << ASTATE_AT; /* no bounds */
     if (is_lo) { if (rel > aentry_lo(e)) e = (e & ~(uint64_t)63) | (uint64_t)(rel + ABOUND_MID); }
     else if (rel < aentry_hi(e)) e = (e & ~(uint64_t)(63 << 6)) | (uint64_t)(ABOUND_MID - rel) << 6;
     *slot = e;
