@@ -337,9 +337,11 @@ static void free_tables(Solver *S) {
                            * 4 a hand: the children of a 5-card position, which mode all searches, too) */
 #endif
 #ifndef PARTITION_MAX
-#define PARTITION_MAX 16 /* OPT_PARTITION: and at the nodes with the table up to this many cards left
-                          * (measured against 12, paired: 0.93, 0.94 and 0.96 the time at 6, 7 and 8
-                          * cards per hand, 0.5-0.9% fewer nodes; 10 and 14 in the README) */
+#define PARTITION_MAX 40 /* OPT_PARTITION: and at the nodes with the table up to this many cards left:
+                          * every one.  16 until the classes' piles were coarse (pdom) and the classes
+                          * gave the table nodes their moves (hint): then, every table node instead of
+                          * those up to 16, 8.9% fewer nodes and 0.91 the time at 7 cards (paired), 21%
+                          * fewer nodes at 8 (seed 2); earlier, 16 against 12 in the README */
 #endif
 
 /* team A's count a of a category's cards against team B's b with r still in play, or what it

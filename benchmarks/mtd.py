@@ -1,0 +1,117 @@
+"""What MTD(f)'s null-window tests cost on the benchmark endgames (mode best, one thread).
+
+    python benchmarks/mtd.py                              # 7 cards, endgames 1-20: the driver's tests
+    python benchmarks/mtd.py --offsets=-2,-1,0,1,2        # also each test alone, on a fresh table,
+                                                          # at the value plus each offset
+    python benchmarks/mtd.py --shifts=0,-1,1              # the driver with its first guess moved
+
+For each endgame it prints the value, the driver's first guess (the score of the
+piles so far) and every test the driver made: ``[gamma: answer nodes]``, where
+the answer is the fail-soft value of the null-window search (value >= gamma iff
+answer >= gamma).  ``--offsets`` solves each test alone, on a new backend, so its
+cost does not depend on what the tests before it left in the tables: the least a
+solve can cost is the test at the value (its mover's side) plus the one above
+it (the other side).  ``--shifts`` reruns the driver with the first guess moved
+by each shift and prints the total and median nodes of each, the same run.
+
+Node counts are exact and repeat; no time is measured here (``solve.py`` and
+``builds.py`` time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+
+from endgames import load  # noqa: E402
+from scopone.position import Position  # noqa: E402
+from scopone.solver import driver, make_backends  # noqa: E402
+from scopone.solver.driver import solve_with  # noqa: E402
+
+
+def driver_tests(pos: Position, shift: int = 0) -> tuple[int, list[tuple[int, int, int]], int]:
+    """Solve ``pos`` in mode best with the first guess moved by ``shift``: the value,
+    the tests made as (gamma, answer, nodes), and the nodes in all.
+
+    >>> seed, pos = load(4)[0]
+    >>> value, tests, nodes = driver_tests(pos)
+    >>> tests[-1][1] == value and sum(n for _, _, n in tests) == nodes
+    True
+    """
+    backend, _ = make_backends(pos, "c")
+    tests: list[tuple[int, int, int]] = []
+    search = backend.search
+
+    def logged(p: Position, alpha: int, beta: int) -> int:
+        before = backend.stats()["nodes"]
+        answer = search(p, alpha, beta)
+        tests.append((beta, answer, backend.stats()["nodes"] - before))
+        return answer
+
+    guess = driver._guess
+    with mock.patch.object(backend, "search", logged), \
+            mock.patch.object(driver, "_guess", lambda p: guess(p) + shift):
+        value = solve_with(backend, pos, mode="best", line=False).value
+    return value, tests, backend.stats()["nodes"]
+
+
+def fresh_test(pos: Position, gamma: int) -> tuple[int, int]:
+    """One null-window test (is the value >= gamma?) on a new backend: (answer, nodes)."""
+    backend, _ = make_backends(pos, "c")
+    answer = backend.search(pos, gamma - 1, gamma)
+    return answer, backend.stats()["nodes"]
+
+
+def count(n: int) -> str:
+    """A node count, short: ``count(31_300_000) == '31.3M'``, ``count(4_200) == '4.2k'``."""
+    return f"{n / 1e6:.1f}M" if n >= 1e6 else f"{n / 1e3:.1f}k" if n >= 1e3 else str(n)
+
+
+def ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=7, help="cards per hand (default 7)")
+    ap.add_argument("--seeds", default=",".join(str(s) for s in range(1, 21)), help="endgames (default 1-20)")
+    ap.add_argument("--offsets", default="", help="also each test alone at value + these offsets, e.g. --offsets=-1,0,1,2")
+    ap.add_argument("--shifts", default="", help="also the driver with its first guess moved by these, e.g. --shifts=0,-1,1")
+    args = ap.parse_args(argv)
+    seeds, offsets, shifts = set(ints(args.seeds)), ints(args.offsets), ints(args.shifts)
+    chosen = [(s, p) for s, p in load(args.n) if s in seeds]
+    if not chosen:
+        ap.error(f"no endgame among --seeds {args.seeds}")
+    totals: dict[int, list[int]] = {s: [] for s in shifts}
+    print(f"{args.n} cards, mode best, one thread; tests as [gamma: answer nodes]")
+    for seed, pos in chosen:
+        value, tests, nodes = driver_tests(pos)
+        row = " ".join(f"[{g}: {a} {count(n)}]" for g, a, n in tests)
+        print(f"endgame {seed:2d}  value {value:3d}  guess {driver._guess(pos):3d}  {count(nodes):>7}  {row}",
+              flush=True)
+        if offsets:
+            alone = []
+            for off in offsets:
+                answer, n = fresh_test(pos, value + off)
+                assert (answer >= value + off) == (off <= 0), (seed, off, answer)  # the value is the value
+                alone.append(f"{off:+d}: {count(n)}")
+            print(f"            alone: {'  '.join(alone)}", flush=True)
+        for s in shifts:
+            v, _, n = driver_tests(pos, s)
+            assert v == value, (seed, s, v, value)
+            totals[s].append(n)
+    if shifts:
+        print(f"\n{'guess shift':>11}  {'total nodes':>14}  {'median':>12}")
+        for s in shifts:
+            print(f"{s:>+11d}  {sum(totals[s]):>14,}  {statistics.median(totals[s]):>12,.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
