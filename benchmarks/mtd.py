@@ -4,6 +4,8 @@
     python benchmarks/mtd.py --offsets=-2,-1,0,1,2        # also each test alone, on a fresh table,
                                                           # at the value plus each offset
     python benchmarks/mtd.py --shifts=0,-1,1              # the driver with its first guess moved
+    python benchmarks/mtd.py --seeds 21-40 --shifts=0     # 20 other endgames (dealt as the stored ones
+                                                          # are): total and median nodes
 
 For each endgame it prints the value, the driver's first guess (the score of the
 piles so far) and every test the driver made: ``[gamma: answer nodes]``, where
@@ -12,7 +14,9 @@ answer >= gamma).  ``--offsets`` solves each test alone, on a new backend, so it
 cost does not depend on what the tests before it left in the tables: the least a
 solve can cost is the test at the value (its mover's side) plus the one above
 it (the other side).  ``--shifts`` reruns the driver with the first guess moved
-by each shift and prints the total and median nodes of each, the same run.
+by each shift (0: the run above) and prints the total and median nodes of
+each; in a clone built with ``CFLAGS=-DNAME=VALUE`` it compares a core constant
+by nodes.
 
 Node counts are exact and repeat; no time is measured here (``solve.py`` and
 ``builds.py`` time).
@@ -29,7 +33,7 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
-from endgames import load  # noqa: E402
+from endgames import endgames, load, seeds_arg  # noqa: E402
 from scopone.position import Position  # noqa: E402
 from scopone.solver import driver, make_backends  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
@@ -80,14 +84,13 @@ def ints(text: str) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=7, help="cards per hand (default 7)")
-    ap.add_argument("--seeds", default=",".join(str(s) for s in range(1, 21)), help="endgames (default 1-20)")
+    ap.add_argument("--seeds", type=seeds_arg, default=list(range(1, 21)),
+                    help="endgames, e.g. 1,3 or 21-40 (default 1-20, the stored ones; others are dealt)")
     ap.add_argument("--offsets", default="", help="also each test alone at value + these offsets, e.g. --offsets=-1,0,1,2")
     ap.add_argument("--shifts", default="", help="also the driver with its first guess moved by these, e.g. --shifts=0,-1,1")
     args = ap.parse_args(argv)
-    seeds, offsets, shifts = set(ints(args.seeds)), ints(args.offsets), ints(args.shifts)
-    chosen = [(s, p) for s, p in load(args.n) if s in seeds]
-    if not chosen:
-        ap.error(f"no endgame among --seeds {args.seeds}")
+    offsets, shifts = ints(args.offsets), ints(args.shifts)
+    chosen = endgames(args.n, args.seeds)
     totals: dict[int, list[int]] = {s: [] for s in shifts}
     print(f"{args.n} cards, mode best, one thread; tests as [gamma: answer nodes]")
     for seed, pos in chosen:
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                 alone.append(f"{off:+d}: {count(n)}")
             print(f"            alone: {'  '.join(alone)}", flush=True)
         for s in shifts:
-            v, _, n = driver_tests(pos, s)
+            v, n = (value, nodes) if s == 0 else driver_tests(pos, s)[::2]
             assert v == value, (seed, s, v, value)
             totals[s].append(n)
     if shifts:

@@ -38,18 +38,10 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 sys.path.insert(0, str(ROOT))
 
-from endgames import load  # noqa: E402
+from endgames import load, seeds_arg  # noqa: E402
 
 from scopone.solver import solve  # noqa: E402
 from scopone.solver.checkpoint import TABLE_ENTRIES, TABLE_FILE_ENTRIES, Checkpoint, load_table, write_table  # noqa: E402
-
-
-def seeds_arg(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out += range(int(a), int(b or a) + 1)
-    return out
 
 
 def count_arg(text: str) -> list[int]:

@@ -50,3 +50,16 @@ def test_main_prints_each_endgame_and_the_shift_table(capsys):
     # the shift-0 total is the two endgames' logged totals
     totals = [mod.driver_tests(p)[2] for s, p in mod.load(4) if s in (1, 2)]
     assert rows[0].split()[1] == f"{sum(totals):,}"
+
+
+def test_endgames_beyond_the_stored_ones_are_dealt_as_the_stored_ones_are(capsys):
+    mod = _mtd()
+    from scopone.deal import deal
+
+    assert mod.seeds_arg("2,21-22") == [2, 21, 22]
+    got = mod.endgames(4, [2, 21])
+    assert [s for s, _ in got] == [2, 21]
+    assert all(p.line() == deal(seed=s, cards_per_hand=4).line() for s, p in got)
+    assert mod.main(["--n", "4", "--seeds", "21", "--shifts=0"]) == 0
+    value = solve(got[1][1], mode="best", engine="python", line=False).value
+    assert f"endgame 21  value {value:3d}" in capsys.readouterr().out
