@@ -363,9 +363,9 @@ def test_partition_agrees_at_seven_cards_with_the_table_nodes_region(threads):
     pos = deal(seed=91003, rules=Rules(), cards_per_hand=7, policy="random")
     backend, helpers = make_backends(pos, "c", threads=threads, options="all")
     v = solve_with(backend, pos, "best", line=False, helpers=helpers).value
-    # the region was there, in every thread (the plain search's is 512 KiB)
+    # the region was there, in every thread (the plain search's is 2 MiB)
     parts = [b.stats()["partition_memory_bytes"] for b in [backend, *helpers]]
-    assert parts == [(1 << 19) + (8 << 20)] * threads  # with hint's moves
+    assert parts == [(2 << 20) + (8 << 20)] * threads  # with hint's moves
     ref = CoreBackend(pos.rules, options="all-partition")
     assert ref.search(pos, v - 1, v) >= v and ref.search(pos, v, v + 1) <= v, pos.line()
 
@@ -700,14 +700,14 @@ def test_outcome_table_on_crowded_tables(rules):
 
 def test_small_tables_are_reported():
     # the class table, smalltt's table and the outcome table come on top of --memory: stats say
-    # how big they are (512 KiB, 1 MiB and 2 MiB, or a quarter of a smaller bound, but the class
+    # how big they are (2 MiB, 1 MiB and 2 MiB, or a quarter of a smaller bound, but the class
     # table keeps its 2^16 entries of 8 bytes at least), 0 where the option is off
     pos = endgame(43, Rules(), 5)
     for options, small in (("all", 0), ("all+smalltt", 1 << 20)):
         backend = CoreBackend(pos.rules, memory_mb=64, options=options)
         solve_with(backend, pos, "best", line=False)
         st = backend.stats()
-        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == 1 << 19
+        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == 1 << 21
         assert st["outcome_memory_bytes"] == 1 << 21  # the outcome table's 2 MiB
     backend = CoreBackend(pos.rules, memory_mb=64, options="all-outcomes")
     solve_with(backend, pos, "best", line=False)
@@ -721,16 +721,16 @@ def test_small_tables_are_reported():
 
 def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
     # from 7 cards a hand the table nodes' class entries get 4 MiB of their own beside the
-    # plain search's 512 KiB, and hint's moves as much again; a small memory bound keeps the
-    # whole within a quarter of it (16 MiB: 512 KiB + 1 MiB + 1 MiB, or 512 KiB + 2 MiB
+    # plain search's 2 MiB, and hint's moves as much again; a small memory bound keeps the
+    # whole within a quarter of it (16 MiB: 2 MiB + 1 MiB + 1 MiB, or 2 MiB + 2 MiB
     # without hint) but not below 2^16 entries of 8 bytes a region (1 MiB: no region of the
     # table nodes, and 512 KiB for the plain search's, over the quarter).
     # (A window just below the value limit: a quick search, after the tables are made.)
     six, seven = endgame(43, Rules(), 6), endgame(43, Rules(), 7)
-    for pos, memory_mb, options, expected in ((six, 64, "all", 1 << 19), (seven, 64, "all", (1 << 19) + (8 << 20)),
-                                              (seven, 64, "all-hint", (1 << 19) + (4 << 20)),
-                                              (seven, 16, "all", (1 << 19) + (2 << 20)),
-                                              (seven, 16, "all-hint", (1 << 19) + (2 << 20)),
+    for pos, memory_mb, options, expected in ((six, 64, "all", 2 << 20), (seven, 64, "all", (2 << 20) + (8 << 20)),
+                                              (seven, 64, "all-hint", (2 << 20) + (4 << 20)),
+                                              (seven, 16, "all", (2 << 20) + (2 << 20)),
+                                              (seven, 16, "all-hint", (2 << 20) + (2 << 20)),
                                               (seven, 1, "all", 1 << 19)):
         backend = CoreBackend(pos.rules, memory_mb=memory_mb, options=options)
         lim = pos.value_limit()
