@@ -319,8 +319,8 @@ static void free_tables(Solver *S) {
 #ifndef PARTITION_TABLE_BYTES
 #define PARTITION_TABLE_BYTES (1u << 21) /* the plain search's region: 2^18 entries of 8 bytes, as big as this
                                           * machine's L2 cache (2 MB a core).  Against 512 KB: 7 cards, endgames
-                                          * 1-20, 4.5% fewer nodes (seeds 21-40: 4.8%), 0.966 and 0.978 the time,
-                                          * paired; 1 MB 2.3% fewer nodes, 0.97-0.99; 4 MB 6.7% fewer, 0.991; two
+                                          * 1-20, 4.5% fewer nodes (seeds 21-40: 4.8%), 0.966, 0.978 and 0.985 the
+                                          * time, paired; 1 MB 2.3% fewer nodes, 0.97-0.99; 4 MB 6.7% fewer, 0.991; two
                                           * entries a slot instead of one, the newer first: the same nodes
                                           * (README, "A sixth session on 5 December").  The misses it saves are
                                           * capacity ones: more entries, not more ways */
