@@ -10,6 +10,8 @@ ratios is what to read.
 
     python benchmarks/builds.py CHECKOUT_A CHECKOUT_B                # 6 cards, endgames 1-10, 8 rounds
     python benchmarks/builds.py . /tmp/native --n 7 --seeds 3,5 --rounds 3
+    python benchmarks/builds.py A B --n 7 --seeds 1-20 --rounds 2 --per-endgame   # pairs seconds apart
+    python benchmarks/builds.py A B --n 7 --seeds 21-40 --per-endgame   # endgames the benchmark does not store
     python benchmarks/builds.py . .:all+smalltt                      # two option sets of one build
     python benchmarks/builds.py . /tmp/other --n 7 --threads 2       # two threads: wall-clock times
 
@@ -38,6 +40,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+
+from endgames import seeds_arg  # noqa: E402
 
 # run in a fresh process per build and round: the package must come from that build's
 # directory, imported before benchmarks/solve.py (which puts its own checkout first)
@@ -58,9 +63,8 @@ try:  # and the one it searches with: the standard module for the default option
 except ImportError:  # a build from before the standard module
     pass
 sys.path.append(bench)
-from endgames import load
-wanted = {int(s) for s in seeds.split(",")}
-positions = [p for p in load(int(n)) if p[0] in wanted]
+from endgames import endgames  # the stored endgames, and those of other seeds dealt as they were
+positions = endgames(int(n), [int(s) for s in seeds.split(",")])
 try:
     from solve import run  # the benchmark's own solve loop
 except ImportError:
@@ -101,7 +105,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("builds", nargs="+", help="DIR or DIR:OPTIONS; the first is the baseline")
     ap.add_argument("--n", type=int, default=6, help="cards per hand")
-    ap.add_argument("--seeds", default="1,2,3,4,5,6,7,8,9,10", help="benchmark endgames (seeds)")
+    ap.add_argument("--seeds", type=seeds_arg, default=list(range(1, 11)),
+                    help="endgames, e.g. 3,5 or 1-20 (default 1-10; beyond 20, dealt as the stored ones are)")
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--threads", type=int, default=1,
                     help="search threads per solve (sharing one table); from 2 the times are wall-clock")
@@ -115,7 +120,8 @@ def main(argv=None) -> int:
     if len(args.builds) < 2:
         ap.error("give at least two builds")
     # the units paired: the whole set of endgames per round, or each endgame alone
-    units = args.seeds.split(",") if args.per_endgame else [args.seeds]
+    seeds = ",".join(map(str, args.seeds))
+    units = seeds.split(",") if args.per_endgame else [seeds]
     rows: dict[str, list[dict]] = {b: [] for b in args.builds}
     k = 0
     for r in range(args.rounds):
@@ -131,7 +137,7 @@ def main(argv=None) -> int:
     base = rows[args.builds[0]]
     what = "one thread, CPU" if args.threads == 1 else f"{args.threads} threads, wall-clock"
     paired = "endgame" if args.per_endgame else "round"
-    print(f"\n{args.n} cards, endgames {args.seeds}, {args.rounds} rounds, mode {args.mode}; {what} seconds per round; "
+    print(f"\n{args.n} cards, endgames {seeds}, {args.rounds} rounds, mode {args.mode}; {what} seconds per round; "
           f"ratios paired per {paired}")
     print(f"{'build':<34} {'core':<12} {'isa':<10} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13}  ratios")
     u = len(units)

@@ -82,3 +82,20 @@ def test_a_build_from_before_make_backends_is_timed_through_its_solve(tmp_path):
     assert got["nodes"] == 10 * (len(rows["2"]) + len(rows["3"]))
     with pytest.raises(SystemExit, match="options are not supported for a build before make_backends"):
         mod.run_build(f"{tmp_path}:all", 4, "2")
+
+
+def test_seeds_take_ranges_and_endgames_the_benchmark_does_not_store(capsys):
+    # --seeds as the other benchmarks take it (1-3, or seeds beyond the stored 20, dealt as
+    # those were); the value of a dealt endgame is the pure-Python reference's
+    from scopone.deal import deal
+    from scopone.solver import solve
+
+    build = str(Path(core.__file__).resolve().parents[2])
+    mod = _builds()
+    assert mod.main([build, build, "--n", "4", "--seeds", "1-2,21", "--rounds", "1", "--per-endgame"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(": ")[0] for line in out.splitlines() if line.startswith("round ")][::2] == \
+        [f"round 1/1 endgame {s}  {build}" for s in (1, 2)] + [f"round 1/1 endgame 21  {build}"]
+    assert "endgames 1,2,21" in out
+    ref = solve(deal(seed=21, cards_per_hand=4), mode="best", engine="python", line=False).value
+    assert mod.run_build(build, 4, "21")["values"] == [ref]
