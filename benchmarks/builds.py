@@ -121,7 +121,7 @@ def main(argv=None) -> int:
         ap.error("give at least two builds")
     # the units paired: the whole set of endgames per round, or each endgame alone
     seeds = ",".join(map(str, args.seeds))
-    units = seeds.split(",") if args.per_endgame else [seeds]
+    units = [str(s) for s in args.seeds] if args.per_endgame else [seeds]
     rows: dict[str, list[dict]] = {b: [] for b in args.builds}
     k = 0
     for r in range(args.rounds):
