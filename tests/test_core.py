@@ -182,7 +182,8 @@ def test_core_matches_minimax(rules):
                                      "order+partition+pdenari+ppiles+pdom", "all+smalltt", "small+smalltt",
                                      "order+small+smalltt+partition", "all+hint", "all-hint", "summary+partition+hint", "all-shallow", "order+shallow",
                                      "all-rootsize", "all+rootsize", "order+rootsize", "all-outcomes",
-                                     "small+last+outcomes", "order+small+last+range+outcomes", "everything"])
+                                     "small+last+outcomes", "order+small+last+range+outcomes", "all-children",
+                                     "order+children", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -578,23 +579,41 @@ def test_class_move_hints_change_the_order_not_the_values(seed):
     assert on["partition_memory_bytes"] - off["partition_memory_bytes"] == 4 << 20
 
 
+def ordering_runs(rules: Rules, option: str, counter: str, seed0: int) -> tuple[list[int], int]:
+    """Mode all on four 5- and 6-card endgames with the option ``option`` on and off: every
+    root move's value must be the same.  Returns the stat ``counter`` of each run with it on
+    (it must be 0 with it off) and how many runs searched other nodes."""
+    counts, differ = [], 0
+    for seed in range(4):
+        pos = endgame(seed0 + seed, rules, 5 + seed % 2)
+        got = {}
+        for options in ("all", f"all-{option}"):
+            backend = CoreBackend(rules, options=options)
+            got[options] = moves_and_values(solve_with(backend, pos, "all", line=False)), backend.stats()
+        (on_values, on), (off_values, off) = got["all"], got[f"all-{option}"]
+        assert on_values == off_values, (option, pos.line())
+        assert off[counter] == 0
+        counts.append(on[counter])
+        differ += on["nodes"] != off["nodes"]
+    return counts, differ
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_children_ordering_changes_the_order_not_the_values(rules):
+    # children orders the moves of table nodes from 16 cards left by their children's table
+    # entries (the option sets above reach 16 cards at the root only): it must have found
+    # children proven to cut or to fail, and changed the search somewhere
+    counts, differ = ordering_runs(rules, "children", "children_proven", 7500)
+    assert sum(counts) > 0 and differ > 0
+
+
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_shallow_ordering_changes_the_order_not_the_values(rules):
     # shallow orders the moves of table nodes from 18 cards left, which the option sets above
-    # (up to 16 cards) never reach: at 5 and 6 cards a hand every root move must keep the value
-    # found without it, and the two-ply ordering must have run (and changed the search somewhere)
-    differ = 0
-    for seed in range(4):
-        pos = endgame(7400 + seed, rules, 5 + seed % 2)
-        got = {}
-        for options in ("all", "all-shallow"):
-            backend = CoreBackend(rules, options=options)
-            got[options] = moves_and_values(solve_with(backend, pos, "all", line=False)), backend.stats()
-        (on_values, on), (off_values, off) = got["all"], got["all-shallow"]
-        assert on_values == off_values, pos.line()
-        assert on["shallow_orders"] > 0 and off["shallow_orders"] == 0
-        differ += on["nodes"] != off["nodes"]
-    assert differ > 0
+    # (up to 16 cards) never reach: the two-ply ordering must have run in every endgame (and
+    # changed the search somewhere)
+    counts, differ = ordering_runs(rules, "shallow", "shallow_orders", 7400)
+    assert min(counts) > 0 and differ > 0
 
 
 def test_root_ties_by_subtree_size_change_the_order_not_the_values():

@@ -36,7 +36,7 @@ static int refuse_if_busy(Solver *S) {
 
 /* the statistics and the move-ordering memory back to a new Solver's (init and clear) */
 static void reset_counts(Solver *S) {
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = S->child_proven = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
@@ -204,7 +204,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
@@ -227,7 +227,8 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "etc_cuts", (unsigned long long)S->etc_cuts,
                          "partition_stores", (unsigned long long)S->at_stores, "small_hits", (unsigned long long)S->st_hits,
                          "hint_hits", (unsigned long long)S->hint_hits,
-                         "shallow_orders", (unsigned long long)S->shallow_orders);
+                         "shallow_orders", (unsigned long long)S->shallow_orders,
+                         "children_proven", (unsigned long long)S->child_proven);
 }
 
 static PyObject *Solver_profile(Solver *S, PyObject *noargs) {
@@ -516,6 +517,7 @@ PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     PyModule_AddIntConstant(m, "OPT_HINT", OPT_HINT);
     PyModule_AddIntConstant(m, "OPT_SHALLOW", OPT_SHALLOW);
     PyModule_AddIntConstant(m, "OPT_ROOTSIZE", OPT_ROOTSIZE);
+    PyModule_AddIntConstant(m, "OPT_CHILDREN", OPT_CHILDREN);
     PyModule_AddIntConstant(m, "OPT_OUTCOMES", OPT_OUTCOMES);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);

@@ -136,6 +136,9 @@ OPT_ROOTMOVE = 1 << 30
 #: leads (the rest of the deal is forced, and where it leads does not depend on the piles), so
 #: the same cards met again with other piles are scored without being played; a line scored
 #: from the table counts as one node.
+#: ``children`` (with ``order``): from 16 cards left, a table node puts first the moves whose
+#: child's table entry already proves a cut-off, and last those whose entry proves they fail (a
+#: soft enhanced transposition cut-off: 2.5% fewer nodes at 7 cards, 0.96-0.98 the time).
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
@@ -145,7 +148,7 @@ OPTIONS: dict[str, int] = (
      "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION, "etc": _core.OPT_ETC, "pdenari": _core.OPT_PDENARI,
      "ppiles": _core.OPT_PPILES, "pdom": _core.OPT_PDOM, "smalltt": _core.OPT_SMALLTT, "hint": _core.OPT_HINT,
      "shallow": _core.OPT_SHALLOW, "rootsize": _core.OPT_ROOTSIZE, "outcomes": _core.OPT_OUTCOMES,
-     "rootmove": OPT_ROOTMOVE,
+     "children": _core.OPT_CHILDREN, "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}
 )

@@ -74,7 +74,10 @@
 #define OPT_PDOM 268435456 /* with OPT_PPILES: the class key leaves out by how much each team leads the card and
                            * Denari majorities, and its entry keeps them instead: a lower (upper) bound holds
                            * where team A leads both by as much or more (less); see AEntry */
-#define OPT_ALL 536870911
+#define OPT_CHILDREN 536870912 /* with OPT_ORDER: from CHILDREN_MIN cards left, a table node puts first the moves
+                               * whose child's table entry already proves a cut-off, and last those whose entry
+                               * proves they fail (see child_order) */
+#define OPT_ALL 1073741823
 /* history and killers cost nodes here; bounds in the plain search cost more time than they save */
 /* off by default, as measured by benchmarks/solve.py: deeptt halves the nodes but its table
  * nodes cost more than they save on one thread; order2 costs nodes; canon saves almost none; etc saves
@@ -332,6 +335,7 @@ typedef struct {
     uint64_t at_mask, at_hi_mask;
     size_t at_bytes;
     uint64_t at_hits, at_stores, etc_cuts, hint_hits, shallow_orders;
+    uint64_t child_proven; /* OPT_CHILDREN: the moves it found proven to cut or to fail */
     uint64_t at_dom_hits; /* OPT_PDOM: class hits on an entry of other piles' leads */
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
