@@ -784,28 +784,34 @@ static int ab_small_part(Solver *S, int sp, int alpha, int beta, const Range *cr
 #endif
 
 /*
+ * The bounds the table already holds for the child of move m, without searching it
+ * (OPT_ETC, OPT_CHILDREN): the entries of its card locations read as pile_bounds reads
+ * them (by pile A, so the child's pile summary need not be computed); -inf, inf if none.
+ */
+static inline void child_bounds(Solver *S, const Move *m, int *lo, int *hi) {
+    Undo u;
+    make(S, m->card, m->cap, &u);
+    uint64_t key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
+    uint64_t tag = (S->z2 ^ ZMOVER2[S->to_move][S->last + 1]) >> 54;
+    const Entry *b = bucket_at(S, key, S->cards_left);
+    *lo = -S->inf; *hi = S->inf;
+    for (int j = 0; j < 2 && key; j++) {
+        Entry e;
+        if (entry_load(b + j, &e) == key && (e.move >> 54) == tag) pile_bounds(S, &e, S->scope[0] - S->scope[1], lo, hi);
+    }
+    unmake(S, &u);
+}
+
+/*
  * OPT_ETC (enhanced transposition cutoff): a child whose entry already holds a
  * bound that cuts the node off, found before any move is searched; 1 with that
- * bound in *v.  Only an entry kept for this very pile A is taken (its bounds are
- * for the pile summary, a function of pile A and the cards in play), so the
- * child's pile summary need not be computed.
+ * bound in *v.
  */
 static int etc_cut(Solver *S, const Move *ms, int n, int maximise, int alpha, int beta, int *v) {
     for (int i = 0; i < n; i++) {
-        Undo u;
-        make(S, ms[i].card, ms[i].cap, &u);
-        uint64_t key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
-        uint64_t tag = (S->z2 ^ ZMOVER2[S->to_move][S->last + 1]) >> 54;
-        const Entry *b = bucket_at(S, key, S->cards_left);
-        int sd = S->scope[0] - S->scope[1], cut = 0;
-        for (int j = 0; j < 2 && !cut && key; j++) {
-            Entry e;
-            if (entry_load(b + j, &e) != key || (e.move >> 54) != tag || entry_pile(&e) != S->pile[0]) continue;
-            int bound = maximise ? entry_lo(&e, sd, S->inf) : entry_hi(&e, sd, S->inf);
-            if (maximise ? bound >= beta : bound <= alpha) { *v = bound; cut = 1; }
-        }
-        unmake(S, &u);
-        if (cut) return 1;
+        int lo, hi;
+        child_bounds(S, ms + i, &lo, &hi);
+        if (maximise ? lo >= beta : hi <= alpha) { *v = maximise ? lo : hi; return 1; }
     }
     return 0;
 }
@@ -861,8 +867,8 @@ static inline void order_moves(const Solver *S, Move *ms, int from, int n, int t
 
 /*
  * OPT_CHILDREN: the moves ms[from..n) reordered by what the table already knows of their
- * children (an entry kept for another path to the same position, or for a pile A that
- * dominates this one as OPT_DOMINANCE reads it): a move whose child is proven to cut the
+ * children (child_bounds: an entry kept for another path to the same position, or for a
+ * pile A that dominates this one): a move whose child is proven to cut the
  * node goes first (its search then ends at the child's probe), one proven to fail goes last
  * (it cannot cut; searched only if nothing else does).  A soft enhanced transposition
  * cut-off: it only orders, so the values cannot change.  From 16 cards left, where a node's
@@ -873,22 +879,8 @@ static inline void order_moves(const Solver *S, Move *ms, int from, int n, int t
 static void child_order(Solver *S, Move *ms, int from, int n, int maximise, int alpha, int beta) {
     for (int i = from; i < n; i++) {
         if (ms[i].score >= 1 << 29) continue; /* the table's or the class's move stays first */
-        Undo u;
-        make(S, ms[i].card, ms[i].cap, &u);
-        uint64_t key = S->z1 ^ ZMOVER[S->to_move][S->last + 1];
-        uint64_t tag = (S->z2 ^ ZMOVER2[S->to_move][S->last + 1]) >> 54;
-        const Entry *b = bucket_at(S, key, S->cards_left);
-        int sd = S->scope[0] - S->scope[1], lo = -S->inf, hi = S->inf;
-        for (int j = 0; j < 2 && key; j++) {
-            Entry e;
-            if (entry_load(b + j, &e) != key || (e.move >> 54) != tag) continue;
-            /* bit 0: this pile A is at least as good for A as the entry's, bit 1: at most */
-            int order = entry_pile(&e) == S->pile[0] ? 3 : pile_order(S, S->pile[0], entry_pile(&e));
-            int l = entry_lo(&e, sd, S->inf), h = entry_hi(&e, sd, S->inf);
-            if ((order & 1) && l > lo) lo = l;
-            if ((order & 2) && h < hi) hi = h;
-        }
-        unmake(S, &u);
+        int lo, hi;
+        child_bounds(S, ms + i, &lo, &hi);
         if (maximise ? lo >= beta : hi <= alpha) { ms[i].score += 1 << 27; S->child_proven++; }
         else if (maximise ? hi <= alpha : lo >= beta) { ms[i].score -= 1 << 27; S->child_proven++; }
     }
@@ -1019,9 +1011,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             for (int j = 0; j < 2; j++) {
                 Entry *x = got + j;
                 if (j == hit || keys[j] != key || !key || (x->move >> 54) != (loc >> 54)) continue;
-                int order = pile_order(S, S->pile[0], entry_pile(x));
-                if ((order & 1) && entry_lo(x, sdiff, S->inf) > lo) lo = entry_lo(x, sdiff, S->inf);
-                if ((order & 2) && entry_hi(x, sdiff, S->inf) < hi) hi = entry_hi(x, sdiff, S->inf);
+                pile_bounds(S, x, sdiff, &lo, &hi);
                 if (ttmove == NO_MOVE) ttmove = entry_move(x);
             }
         }

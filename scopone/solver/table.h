@@ -123,6 +123,15 @@ static int pile_order(const Solver *S, uint64_t pa, uint64_t pe) {
     return ge | le << 1;
 }
 
+/* [*lo, *hi] narrowed by the bounds of entry e (same cards in play, sd the scope difference) that
+ * hold for this pile A: all of them for this very pile, else (pile dominance) its lower bound where
+ * this pile is no worse for A than e's, its upper bound where no better */
+static inline void pile_bounds(const Solver *S, const Entry *e, int sd, int *lo, int *hi) {
+    int order = entry_pile(e) == S->pile[0] ? 3 : pile_order(S, S->pile[0], entry_pile(e));
+    if ((order & 1) && entry_lo(e, sd, S->inf) > *lo) *lo = entry_lo(e, sd, S->inf);
+    if ((order & 2) && entry_hi(e, sd, S->inf) < *hi) *hi = entry_hi(e, sd, S->inf);
+}
+
 /* a slot for a new entry of subtree size w in bucket b, given the bucket as probe()
  * read it (cur, keys): slot 0 keeps the bigger subtree, slot 1 takes the rest */
 static inline Entry *slot_in(Solver *S, Entry *b, int w, const Entry cur[2], const uint64_t keys[2]) {
