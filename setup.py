@@ -20,7 +20,7 @@ LEVEL = "x86-64-v2"
 LEVEL_MODULE = "_core_v2"
 # The build for the standard rules and default options (CORE_STANDARD: they are constants
 # there, 0.92-0.95 the time): on x86-64 for the x86-64-v3 level (Intel since 2013, AMD since
-# 2015; 0.98 the time of v2, README), imported where the processor has it (CORE_STANDARD_CHECK);
+# 2015; 0.98 the time of v2, docs/solver-notebook.md), imported where the processor has it (CORE_STANDARD_CHECK);
 # for SCOPONE_MARCH when it is set; else portable.
 STANDARD_MODULE = "_core_std"
 STANDARD_LEVEL = "x86-64-v3"
@@ -59,7 +59,7 @@ class ProfiledBuild(build_ext):
     """By default (SCOPONE_PGO=0 turns it off), a profile-guided build of the core (gcc):
     built once instrumented, run on random endgames (tools/pgo_train.py, which needs
     nothing but the module it loads), built again from what that run measured.  The
-    same search, 0.95-0.98 the time (README, "5 December" and "Later on 5 December");
+    same search, 0.95-0.98 the time (docs/solver-notebook.md, "5 December" and "Later on 5 December");
     about 25 s more to install.  A failure of the first two steps falls back to a
     plain build, with a warning."""
 

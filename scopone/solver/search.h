@@ -278,7 +278,7 @@ static inline int in_last_round(const Solver *S) {
  * cards, every other seat one), played on copies as last_round plays: what
  * make_play, ab_small's sure bound (small_bound, worked out here on the copies)
  * and unmake did for it, without the hashes the last round never reads.  The
- * same nodes; 0.977 the time, 7 cards, paired (README, "The night of 4 December").
+ * same nodes; 0.977 the time, 7 cards, paired (notebook, "The night of 4 December").
  */
 static int into_last_round(Solver *S, Move *ms, const Move *m, int alpha, int beta, const Range *cr,
                            uint64_t freec) {
@@ -691,7 +691,7 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
          * the sweeps before them all, and the lay-downs after them, the cards of least
          * primiera value first (as the table nodes order them).  7 cards, endgames 1-20:
          * 992.3 M nodes against 1,010.0 M with the order of the whole list (sweeps, captures,
-         * lay-downs, by swaps), 0.968 the time, paired (README, "Later on 5 December").
+         * lay-downs, by swaps), 0.968 the time, paired (notebook, "Later on 5 December").
          */
         uint64_t hand = S->hand[S->to_move], table = S->table, freet = freec & table, lays = 0, seen_free = 0;
         int equiv = freec != 0;
@@ -873,7 +873,7 @@ static inline void order_moves(const Solver *S, Move *ms, int from, int n, int t
  * (it cannot cut; searched only if nothing else does).  A soft enhanced transposition
  * cut-off: it only orders, so the values cannot change.  From 16 cards left, where a node's
  * few probes cost little beside its subtree: 7 cards, endgames 1-20, 462.2 M nodes against
- * 474.1 M (seeds 21-40: 445.5 M against 458.9 M), 0.963 and 0.984 the time, paired (README,
+ * 474.1 M (seeds 21-40: 445.5 M against 458.9 M), 0.963 and 0.984 the time, paired (notebook,
  * "An eighth session"); from 12, 454.6 M but 1.052 the time (the probes wait for memory).
  */
 static void child_order(Solver *S, Move *ms, int from, int n, int maximise, int alpha, int beta) {
@@ -1030,7 +1030,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     }
     /* the table's move goes first, and the other moves are scored only once it has failed to
      * cut (most times it cuts): the same order, so the same nodes, 0.977 and 0.988 the time
-     * (7 cards, paired: README, "5 December").  Swapped to the front as the selection below
+     * (7 cards, paired: notebook, "5 December").  Swapped to the front as the selection below
      * would swap it, so that the others keep the order they had. */
     int lazy = 0;
     if (opts & OPT_ORDER) {

@@ -5,6 +5,8 @@
  * The core is one translation unit: _core.c includes these headers once each,
  * in the order of their dependencies (solver.h, bits.h, score.h, moves.h,
  * bounds.h, table.h, search.h), so the compiler inlines across them.
+ *
+ * Measurements cited as (notebook, "...") are in docs/solver-notebook.md, in the part that opens with those words.
  */
 #ifndef SCOPONE_SOLVER_H
 #define SCOPONE_SOLVER_H
@@ -66,7 +68,7 @@
                              * near the points decided so far, see shallow_order and SHALLOW_MARGIN */
 #define OPT_ROOTSIZE 67108864 /* with OPT_ORDER: at the root, of the moves that fail by as much as the best one, the
                               * one with the biggest subtree is kept as the table's move (the next test's first):
-                              * 4.2%, 2.4% and 1.2% fewer nodes at 7, 6 and 5 cards, the same at 8 (README) */
+                              * 4.2%, 2.4% and 1.2% fewer nodes at 7, 6 and 5 cards, the same at 8 (notebook) */
 #define OPT_OUTCOMES 134217728 /* with OPT_LAST: a node before the last round (its mover holds two cards, every other
                                * seat one) keeps in a table of its own, by its exact cards, where each of its plays
                                * leads (the rest is forced; the piles do not change it), so that the same cards met
@@ -90,7 +92,7 @@
  * The search reads the options and the rules' switches through OPTS and RULE.  A build with
  * CORE_STANDARD (setup.py's standard module, see _core_std.c) is for the default options and the
  * standard rules only (the Solver refuses others): there they are constants, and the compiler
- * drops every branch they turn off (the same nodes, 0.92-0.95 the time at 7 cards, README).
+ * drops every branch they turn off (the same nodes, 0.92-0.95 the time at 7 cards, notebook).
  */
 #ifdef CORE_STANDARD
 #define OPTS(S) OPT_DEFAULT
@@ -164,7 +166,7 @@ static inline int entry_hi(const Entry *e, int sd, int inf) { return e->hi < TT_
 /* an entry's move and data (bounds lo, hi, work, dec) for pile A.  The data word is put
  * together in a register: written field by field and then read whole (by entry_seal and the
  * store), it waited on the processor's store buffer, which cannot forward several narrow
- * stores to one wide load (the same nodes, 0.984 the time: README, "Late on 5 December") */
+ * stores to one wide load (the same nodes, 0.984 the time: notebook, "Late on 5 December") */
 static inline void entry_set(Entry *e, int lo, int hi, int work, int dec, uint64_t move, uint64_t pile_a,
                              uint64_t loc) {
     e->move = (move == NO_MOVE ? MOVE_BITS : move & MOVE_BITS) | (pile_a >> 32 & 255) << 46 | (loc >> 54) << 54;
@@ -232,7 +234,7 @@ typedef struct {
  * leads both by as much or more, an upper bound where by as much or less (pile dominance, as
  * Furtak and Buro's Skat solver keeps it; astate_ge).  The key leaves them out, and the entry
  * keeps the state its bounds were proven for (7 cards, endgames 1-20: 5.7% fewer nodes, 0.977 the
- * time, paired; README).
+ * time, paired; notebook).
  */
 typedef uint64_t AEntry;
 #define ABOUND_MID 31       /* a bound b is kept as b + 31 (lo) and 31 - b (hi), 6 bits each */
@@ -281,12 +283,12 @@ typedef struct SEntry {
 #ifndef DCACHE
 #define DCACHE 1024 /* decided_cached's entries: 64 KB (4096, 256 KB, crowded the L2 cache the plain
                      * search's class region lives in: 7 cards, paired, 0.87 and 0.92 the time with 1024,
-                     * 0.94 with 256, against 4096; 512 and 2048 alike; README, 3 December) */
+                     * 0.94 with 256, against 4096; 512 and 2048 alike; notebook, 3 December) */
 #endif
 
 /* the position and its hashes first, the big tables (capture patterns, the decided cache) last:
  * the fields the search reads at every node sit near the object's start, in short instructions
- * (plain builds, 7 cards, paired: 0.988 the time; README, "the standard module") */
+ * (plain builds, 7 cards, paired: 0.988 the time; notebook, "the standard module") */
 typedef struct {
     PyObject_HEAD
     /* the position being searched */

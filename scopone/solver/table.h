@@ -13,7 +13,7 @@
 #define SMALL_CARDS 10 /* cards left for the plain search: a table node costs about four plain
                         * ones, and with 10 cards left or fewer its table saves less than that
                         * (paired against 8: at 7 cards, 9 took 0.96 the time, 10 0.93-0.98, 11
-                        * 1.006, 12 1.12; 6 and 7 were slower; README) */
+                        * 1.006, 12 1.12; 6 and 7 were slower; notebook) */
 #endif
 #ifndef DEEPTT_MAX
 #define DEEPTT_MAX 8 /* OPT_DEEPTT: the nodes of the last eight cards use its table of their own */
@@ -331,7 +331,7 @@ static void free_tables(Solver *S) {
                                           * 1-20, 4.5% fewer nodes (seeds 21-40: 4.8%), 0.966, 0.978 and 0.985 the
                                           * time, paired; 1 MB 2.3% fewer nodes, 0.97-0.99; 4 MB 6.7% fewer, 0.991; two
                                           * entries a slot instead of one, the newer first: the same nodes
-                                          * (README, "A sixth session on 5 December").  The misses it saves are
+                                          * (notebook, "A sixth session on 5 December").  The misses it saves are
                                           * capacity ones: more entries, not more ways */
 #endif
 #ifndef PARTITION_HI_BYTES
@@ -355,7 +355,7 @@ static void free_tables(Solver *S) {
                           * every one.  16 until the classes' piles were coarse (pdom) and the classes
                           * gave the table nodes their moves (hint): then, every table node instead of
                           * those up to 16, 8.9% fewer nodes and 0.91 the time at 7 cards (paired), 21%
-                          * fewer nodes at 8 (seed 2); earlier, 16 against 12 in the README */
+                          * fewer nodes at 8 (seed 2); earlier, 16 against 12 in the notebook */
 #endif
 
 /* team A's count a of a category's cards against team B's b with r still in play, or what it
@@ -439,7 +439,7 @@ static inline uint64_t abstract_key(const Solver *S, int *state) {
  * region of their own: in one region of 1 MB the plain search's many class
  * entries overwrote theirs, which stand for bigger subtrees (7 cards, endgames
  * 1-5: 8.5% fewer nodes with a region of 8 MB of 16-byte entries for them, measured
- * in the README).  Each thread keeps its own (shared by two threads it measured no faster).
+ * in the notebook).  Each thread keeps its own (shared by two threads it measured no faster).
  * With OPT_HINT that region's slots are pairs: the entry, then the class's move (hint_slot).
  */
 static inline AEntry *abstract_slot(const Solver *S, uint64_t ak) {
