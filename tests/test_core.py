@@ -10,6 +10,7 @@ import gc
 import json
 import random
 import signal
+import subprocess
 import time
 import weakref
 from pathlib import Path
@@ -356,6 +357,32 @@ def test_partition_agrees_on_random_endgames():
         assert moves_and_values(got) == moves_and_values(ref), pos.line()
 
 
+def cache_sized(least):
+    """The size the core gives the plain search's own tables (table.h, cache_sized_bytes): half a
+    core's second-level cache as a power of two from `least` to 2 MiB, 1 MiB if it is not known."""
+    # glibc's sysconf(_SC_LEVEL2_CACHE_SIZE), as the core reads it (Python's os.sysconf lacks the name)
+    out = subprocess.run(["getconf", "LEVEL2_CACHE_SIZE"], capture_output=True, text=True).stdout.strip()
+    l2 = int(out) if out.isdigit() else -1
+    if l2 <= 0:
+        return 1 << 20
+    size = least
+    while size < (2 << 20) and size * 2 <= l2 // 2:
+        size *= 2
+    return size
+
+
+def test_the_plain_searchs_tables_take_half_the_second_level_cache():
+    # the class table's plain region (no table nodes' region below 25 cards in hand at the
+    # root) and the outcome table, each half a core's L2 cache (the rule worked out above)
+    pos = deal(seed=91003, rules=Rules(), cards_per_hand=6, policy="random")
+    backend, _ = make_backends(pos, "c", threads=1, options="all")
+    solve_with(backend, pos, "best", line=False)
+    st = backend.stats()
+    assert st["partition_memory_bytes"] == cache_sized(1 << 19)
+    assert st["outcome_memory_bytes"] == cache_sized(1 << 17)
+    assert cache_sized(1 << 19) in (1 << 19, 1 << 20, 2 << 20)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_partition_agrees_at_seven_cards_with_the_table_nodes_region(threads):
     # from 7 cards a hand the table nodes keep their class entries in a region of their
@@ -364,9 +391,9 @@ def test_partition_agrees_at_seven_cards_with_the_table_nodes_region(threads):
     pos = deal(seed=91003, rules=Rules(), cards_per_hand=7, policy="random")
     backend, helpers = make_backends(pos, "c", threads=threads, options="all")
     v = solve_with(backend, pos, "best", line=False, helpers=helpers).value
-    # the region was there, in every thread (the plain search's is 2 MiB)
+    # the region was there, in every thread (with hint's moves, 8 MiB), beside the plain search's
     parts = [b.stats()["partition_memory_bytes"] for b in [backend, *helpers]]
-    assert parts == [(2 << 20) + (8 << 20)] * threads  # with hint's moves
+    assert parts == [cache_sized(1 << 19) + (8 << 20)] * threads
     ref = CoreBackend(pos.rules, options="all-partition")
     assert ref.search(pos, v - 1, v) >= v and ref.search(pos, v, v + 1) <= v, pos.line()
 
@@ -719,15 +746,16 @@ def test_outcome_table_on_crowded_tables(rules):
 
 def test_small_tables_are_reported():
     # the class table, smalltt's table and the outcome table come on top of --memory: stats say
-    # how big they are (2 MiB, 1 MiB and 2 MiB, or a quarter of a smaller bound, but the class
-    # table keeps its 2^16 entries of 8 bytes at least), 0 where the option is off
+    # how big they are (half the L2 cache, 1 MiB and half the L2 cache, see cache_sized, or a
+    # quarter of a smaller bound, but the class table keeps its 2^16 entries of 8 bytes at
+    # least), 0 where the option is off
     pos = endgame(43, Rules(), 5)
     for options, small in (("all", 0), ("all+smalltt", 1 << 20)):
         backend = CoreBackend(pos.rules, memory_mb=64, options=options)
         solve_with(backend, pos, "best", line=False)
         st = backend.stats()
-        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == 1 << 21
-        assert st["outcome_memory_bytes"] == 1 << 21  # the outcome table's 2 MiB
+        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == cache_sized(1 << 19)
+        assert st["outcome_memory_bytes"] == cache_sized(1 << 17)
     backend = CoreBackend(pos.rules, memory_mb=64, options="all-outcomes")
     solve_with(backend, pos, "best", line=False)
     assert backend.stats()["outcome_memory_bytes"] == 0
@@ -740,16 +768,17 @@ def test_small_tables_are_reported():
 
 def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
     # from 7 cards a hand the table nodes' class entries get 4 MiB of their own beside the
-    # plain search's 2 MiB, and hint's moves as much again; a small memory bound keeps the
-    # whole within a quarter of it (16 MiB: 2 MiB + 1 MiB + 1 MiB, or 2 MiB + 2 MiB
-    # without hint) but not below 2^16 entries of 8 bytes a region (1 MiB: no region of the
-    # table nodes, and 512 KiB for the plain search's, over the quarter).
+    # plain search's region (P: half the L2 cache, 512 KiB to 2 MiB), and hint's moves as much
+    # again; a small memory bound keeps the whole within a quarter of it (16 MiB: P + 1 MiB +
+    # 1 MiB, or P + 2 MiB without hint) but not below 2^16 entries of 8 bytes a region (1 MiB:
+    # no region of the table nodes, and 512 KiB for the plain search's, over the quarter).
     # (A window just below the value limit: a quick search, after the tables are made.)
     six, seven = endgame(43, Rules(), 6), endgame(43, Rules(), 7)
-    for pos, memory_mb, options, expected in ((six, 64, "all", 2 << 20), (seven, 64, "all", (2 << 20) + (8 << 20)),
-                                              (seven, 64, "all-hint", (2 << 20) + (4 << 20)),
-                                              (seven, 16, "all", (2 << 20) + (2 << 20)),
-                                              (seven, 16, "all-hint", (2 << 20) + (2 << 20)),
+    plain = cache_sized(1 << 19)
+    for pos, memory_mb, options, expected in ((six, 64, "all", plain), (seven, 64, "all", plain + (8 << 20)),
+                                              (seven, 64, "all-hint", plain + (4 << 20)),
+                                              (seven, 16, "all", plain + (2 << 20)),
+                                              (seven, 16, "all-hint", plain + (2 << 20)),
                                               (seven, 1, "all", 1 << 19)):
         backend = CoreBackend(pos.rules, memory_mb=memory_mb, options=options)
         lim = pos.value_limit()

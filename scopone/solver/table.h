@@ -8,6 +8,7 @@
 
 #include "bounds.h"
 #include <sys/mman.h>
+#include <unistd.h> /* sysconf: the second-level cache's size */
 
 #ifndef SMALL_CARDS
 #define SMALL_CARDS 10 /* cards left for the plain search: a table node costs about four plain
@@ -325,15 +326,51 @@ static void free_tables(Solver *S) {
     free(S->ot_raw); S->ot_raw = NULL; S->ot = NULL; S->ot_mask = 0; S->ot_bytes = 0;
 }
 
-#ifndef PARTITION_TABLE_BYTES
-#define PARTITION_TABLE_BYTES (1u << 21) /* the plain search's region: 2^18 entries of 8 bytes, as big as this
-                                          * machine's L2 cache (2 MB a core).  Against 512 KB: 7 cards, endgames
-                                          * 1-20, 4.5% fewer nodes (seeds 21-40: 4.8%), 0.966, 0.978 and 0.985 the
-                                          * time, paired; 1 MB 2.3% fewer nodes, 0.97-0.99; 4 MB 6.7% fewer, 0.991; two
-                                          * entries a slot instead of one, the newer first: the same nodes
-                                          * (notebook, "A sixth session on 5 December").  The misses it saves are
-                                          * capacity ones: more entries, not more ways */
+/*
+ * The two tables of its own that the plain search probes at nearly every node, the class
+ * table's plain region and the outcome table, are sized to the processor: each takes half
+ * a core's second-level cache, as a power of two from 512 KB (for the class region, 2^16
+ * entries of 8 bytes, the fewest AEntry's key check allows; 128 KB for the outcome table) to
+ * 2 MB, or 1 MB where the cache's size is not known.  Their probes wait on memory wherever
+ * they outgrow that cache, and the hosts of this machine have differed.  With 2 MB of L2 a
+ * core: the class region at 2 MB against 512 KB took 0.966-0.985 the time and at 1 MB
+ * 0.97-0.99 (notebook, "A sixth session on 5 December"); the outcome table at 1 MB 0.959 and
+ * 1.015 the time of 2 MB (notebook, "A later session on 5 December").  With 1 MB a core, 7
+ * cards, endgames 1-20, paired: the class region at 512 KB took 0.913 and 0.939 the time of
+ * 2 MB (with 4.7% more nodes), 1 MB 1.021 the time of 512 KB; then the outcome table at 512 KB
+ * 0.969 the time of 2 MB, 1 MB 0.991, 256 and 128 KB 0.994 and 0.985 that of 512 KB (notebook,
+ * "A ninth session").  PARTITION_TABLE_BYTES and OUTCOME_TABLE_BYTES, if defined, fix them.
+ */
+#ifndef CACHE_SIZED_DEFAULT
+#define CACHE_SIZED_DEFAULT ((size_t)1 << 20)
 #endif
+static size_t cache_sized_bytes(size_t least) {
+    long l2 = -1;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    if (l2 <= 0) return CACHE_SIZED_DEFAULT;
+    size_t b = least;
+    while (b < ((size_t)1 << 21) && b * 2 <= (size_t)l2 / 2) b *= 2;
+    return b;
+}
+
+static size_t partition_plain_bytes(void) {
+#ifdef PARTITION_TABLE_BYTES
+    return PARTITION_TABLE_BYTES;
+#else
+    return cache_sized_bytes((size_t)1 << 19);
+#endif
+}
+
+static size_t outcome_table_bytes(void) {
+#ifdef OUTCOME_TABLE_BYTES
+    return OUTCOME_TABLE_BYTES;
+#else
+    return cache_sized_bytes((size_t)1 << 17);
+#endif
+}
+
 #ifndef PARTITION_HI_BYTES
 #define PARTITION_HI_BYTES (4u << 20) /* the table nodes' region of the class table (0: none): 2^19 entries */
 #endif
@@ -480,10 +517,6 @@ static inline void abstract_store(Solver *S, uint64_t ak, int state, int is_lo, 
     S->at_stores++;
 }
 
-#ifndef OUTCOME_TABLE_BYTES
-#define OUTCOME_TABLE_BYTES (1u << 21) /* OPT_OUTCOMES: 2^16 entries of 32 bytes (1 MB: the same time, paired; with
-                                               * 64-byte entries, 1 MB and 4 MB took 1.006 and 1.035 the time of 2 MB) */
-#endif
 #ifndef SMALL_TABLE_BYTES
 #define SMALL_TABLE_BYTES (1u << 20) /* OPT_SMALLTT */
 #endif
@@ -511,7 +544,7 @@ static int alloc_tt(Solver *S) {
         /* --memory bounds the transposition table: this small one comes on top */
         /* 2^16 slots at least: with the key's bits from 23 that an entry keeps, 57 bits of it are checked (AEntry) */
         size_t least = ((size_t)1 << 16) * sizeof(AEntry);
-        size_t bytes = small_table_bytes(PARTITION_TABLE_BYTES, S->tt_limit_bytes, sizeof(AEntry));
+        size_t bytes = small_table_bytes(partition_plain_bytes(), S->tt_limit_bytes, sizeof(AEntry));
         if (bytes < least) bytes = least;
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none;
          * with OPT_HINT each of its slots is followed by its class's move (as many bytes again) */
@@ -537,7 +570,7 @@ static int alloc_tt(Solver *S) {
     if ((OPTS(S) & OPT_OUTCOMES) && (OPTS(S) & OPT_LAST) && !S->ot && S->cards_left > 5) {
         /* --memory bounds the transposition table: this small one comes on top (its pages are
          * touched only as it fills, so a small solve pays for few of them) */
-        size_t bytes = small_table_bytes(OUTCOME_TABLE_BYTES, S->tt_limit_bytes, sizeof(OEntry));
+        size_t bytes = small_table_bytes(outcome_table_bytes(), S->tt_limit_bytes, sizeof(OEntry));
         S->ot = (OEntry *)table_alloc(bytes, &S->ot_raw);
         if (!S->ot) { PyErr_NoMemory(); return -1; }
         S->ot_mask = bytes / sizeof(OEntry) - 1;
