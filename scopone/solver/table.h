@@ -339,12 +339,20 @@ static void free_tables(Solver *S) {
  * cards, endgames 1-20, paired: the class region at 512 KB took 0.913 and 0.939 the time of
  * 2 MB (with 4.7% more nodes), 1 MB 1.021 the time of 512 KB; then the outcome table at 512 KB
  * 0.969 the time of 2 MB, 1 MB 0.991, 256 and 128 KB 0.994 and 0.985 that of 512 KB (notebook,
- * "A ninth session").  PARTITION_TABLE_BYTES and OUTCOME_TABLE_BYTES, if defined, fix them.
+ * "A ninth session").  PARTITION_TABLE_BYTES and OUTCOME_TABLE_BYTES, if defined and not 0, fix them.
  */
 #ifndef CACHE_SIZED_DEFAULT
 #define CACHE_SIZED_DEFAULT ((size_t)1 << 20)
 #endif
-static size_t cache_sized_bytes(size_t least) {
+#ifndef PARTITION_TABLE_BYTES
+#define PARTITION_TABLE_BYTES 0 /* 0: sized to the cache */
+#endif
+#ifndef OUTCOME_TABLE_BYTES
+#define OUTCOME_TABLE_BYTES 0
+#endif
+/* fixed if not 0, else half the L2 cache as a power of two from least to 2 MB (see above) */
+static size_t cache_sized_bytes(size_t fixed, size_t least) {
+    if (fixed) return fixed;
     long l2 = -1;
 #ifdef _SC_LEVEL2_CACHE_SIZE
     l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
@@ -353,22 +361,6 @@ static size_t cache_sized_bytes(size_t least) {
     size_t b = least;
     while (b < ((size_t)1 << 21) && b * 2 <= (size_t)l2 / 2) b *= 2;
     return b;
-}
-
-static size_t partition_plain_bytes(void) {
-#ifdef PARTITION_TABLE_BYTES
-    return PARTITION_TABLE_BYTES;
-#else
-    return cache_sized_bytes((size_t)1 << 19);
-#endif
-}
-
-static size_t outcome_table_bytes(void) {
-#ifdef OUTCOME_TABLE_BYTES
-    return OUTCOME_TABLE_BYTES;
-#else
-    return cache_sized_bytes((size_t)1 << 17);
-#endif
 }
 
 #ifndef PARTITION_HI_BYTES
@@ -544,7 +536,8 @@ static int alloc_tt(Solver *S) {
         /* --memory bounds the transposition table: this small one comes on top */
         /* 2^16 slots at least: with the key's bits from 23 that an entry keeps, 57 bits of it are checked (AEntry) */
         size_t least = ((size_t)1 << 16) * sizeof(AEntry);
-        size_t bytes = small_table_bytes(partition_plain_bytes(), S->tt_limit_bytes, sizeof(AEntry));
+        size_t want = cache_sized_bytes(PARTITION_TABLE_BYTES, (size_t)1 << 19);
+        size_t bytes = small_table_bytes(want, S->tt_limit_bytes, sizeof(AEntry));
         if (bytes < least) bytes = least;
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none;
          * with OPT_HINT each of its slots is followed by its class's move (as many bytes again) */
@@ -570,7 +563,8 @@ static int alloc_tt(Solver *S) {
     if ((OPTS(S) & OPT_OUTCOMES) && (OPTS(S) & OPT_LAST) && !S->ot && S->cards_left > 5) {
         /* --memory bounds the transposition table: this small one comes on top (its pages are
          * touched only as it fills, so a small solve pays for few of them) */
-        size_t bytes = small_table_bytes(outcome_table_bytes(), S->tt_limit_bytes, sizeof(OEntry));
+        size_t want = cache_sized_bytes(OUTCOME_TABLE_BYTES, (size_t)1 << 17);
+        size_t bytes = small_table_bytes(want, S->tt_limit_bytes, sizeof(OEntry));
         S->ot = (OEntry *)table_alloc(bytes, &S->ot_raw);
         if (!S->ot) { PyErr_NoMemory(); return -1; }
         S->ot_mask = bytes / sizeof(OEntry) - 1;
