@@ -184,7 +184,8 @@ def test_core_matches_minimax(rules):
                                      "order+small+smalltt+partition", "all+hint", "all-hint", "summary+partition+hint", "all-shallow", "order+shallow",
                                      "all-rootsize", "all+rootsize", "order+rootsize", "all-outcomes",
                                      "small+last+outcomes", "order+small+last+range+outcomes", "all-children",
-                                     "order+children", "everything"])
+                                     "order+children", "all-oranks", "small+last+outcomes+oranks",
+                                     "order+small+last+range+outcomes+oranks", "everything"])
 def test_every_option_set_gives_the_same_values(options):
     for seed in range(25):
         rules = RULES[seed % len(RULES)]
@@ -682,14 +683,16 @@ def test_shallow_ordering_is_left_out_far_from_the_points_decided():
         assert stats[0][0] > 0, pos.line()
 
 
-def outcome_hits_checked(rules: Rules, pos: Position) -> int:
+def outcome_hits_checked(rules: Rules, pos: Position) -> tuple[int, int]:
     """Every move's value of pos with the outcome table, checked against the same core
-    playing every line (all-outcomes); the table's hits."""
+    playing every line (all-outcomes); the table's hits, and of them those taken over
+    from a node with the same ranks in the same places (oranks)."""
     ref = solve_with(CoreBackend(rules, options="all-outcomes"), pos, "all", line=False)
     backend = CoreBackend(rules, options="all")
     got = solve_with(backend, pos, "all", line=False)
     assert moves_and_values(got) == moves_and_values(ref), pos.line()
-    return backend.stats()["outcome_hits"]
+    st = backend.stats()
+    return st["outcome_hits"], st["outcome_moved"]
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
@@ -697,14 +700,17 @@ def test_outcome_table_scores_lines_as_playing_them_does(rules):
     # The outcome table keeps, by a node's exact cards, where each of its lines leads, and
     # scores them on whatever piles the node is met with.  The values must be those of the
     # search that plays every line (the same core without the table), and the table must
-    # have been used: the same cards met again with other piles.  (A build that kept a node
-    # whose fill stopped half-way, a later play having a choice, failed 8 of these 198.)
-    hits = 0
+    # have been used: the same cards met again with other piles, and (oranks) other cards of
+    # the same ranks in the same places, whose lines are moved to this node's cards.  (A build
+    # that kept a node whose fill stopped half-way, a later play having a choice, failed 8 of
+    # these 198.)
+    hits = moved = 0
     for seed in range(6):
         for n in (3, 4, 5):
             pos = endgame(7600 + seed, rules, n)
-            hits += outcome_hits_checked(rules, pos)
-    assert hits > 0
+            h, m = outcome_hits_checked(rules, pos)
+            hits, moved = hits + h, moved + m
+    assert hits > moved > 0
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
@@ -715,7 +721,7 @@ def test_outcome_table_on_crowded_tables(rules):
     # random piles, scope and last capturer.  Every move's value must be that of the same
     # core playing every line (all-outcomes); the table must have been used.
     rng = random.Random(29)
-    hits = 0
+    hits = moved = 0
     for i in range(120):
         left = 5 + i % 5
         if i % 2:
@@ -740,8 +746,9 @@ def test_outcome_table_on_crowded_tables(rules):
         last = rng.choice([t for t in (0, 1) if piles[t]] or [None])
         pos = Position(hands, sum(1 << c for c in table_cards), (piles[0], piles[1]),
                        (rng.randint(0, 2), rng.randint(0, 2)), to_move, last, rules=rules, check=False)
-        hits += outcome_hits_checked(rules, pos)
-    assert hits > 0
+        h, m = outcome_hits_checked(rules, pos)
+        hits, moved = hits + h, moved + m
+    assert hits > moved > 0
 
 
 def test_small_tables_are_reported():

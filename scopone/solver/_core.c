@@ -36,7 +36,7 @@ static int refuse_if_busy(Solver *S) {
 
 /* the statistics and the move-ordering memory back to a new Solver's (init and clear) */
 static void reset_counts(Solver *S) {
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->at_dom_hits = S->child_proven = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->ot_moved = S->at_dom_hits = S->child_proven = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
@@ -49,9 +49,10 @@ static int Solver_init(Solver *S, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"patterns", "strict", "asso_piglia_tutto", "asso_scopa", "asso_takes_asso",
                              "primiera_sum", "re_bello", "napola", "quindici", "memory_mb", "use_tt", "options", NULL};
     PyObject *patterns;
-    int strict, apt, asso_scopa, ata, psum, reb, nap, q15, use_tt = 1, options = OPT_DEFAULT;
+    int strict, apt, asso_scopa, ata, psum, reb, nap, q15, use_tt = 1;
+    long long options = OPT_DEFAULT;
     double memory_mb = 256;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Opppppppp|dpi", kwlist, &patterns, &strict, &apt,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Opppppppp|dpL", kwlist, &patterns, &strict, &apt,
                                      &asso_scopa, &ata, &psum, &reb, &nap, &q15, &memory_mb, &use_tt, &options))
         return -1;
     if (refuse_if_busy(S)) return -1;
@@ -204,7 +205,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
@@ -217,7 +218,7 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "partition_memory_bytes", (unsigned long long)S->at_bytes,
                          "small_memory_bytes", (unsigned long long)S->st_bytes,
                          "outcome_memory_bytes", (unsigned long long)S->ot_bytes,
-                         "outcome_hits", (unsigned long long)S->ot_hits,
+                         "outcome_hits", (unsigned long long)S->ot_hits, "outcome_moved", (unsigned long long)S->ot_moved,
                          "options", S->opts, "cutoffs", (unsigned long long)S->cuts,
                          "first_move_cutoffs", (unsigned long long)S->cut_first,
                          "bound_cutoffs", (unsigned long long)S->bound_cuts,
@@ -519,6 +520,7 @@ PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {
     PyModule_AddIntConstant(m, "OPT_ROOTSIZE", OPT_ROOTSIZE);
     PyModule_AddIntConstant(m, "OPT_CHILDREN", OPT_CHILDREN);
     PyModule_AddIntConstant(m, "OPT_OUTCOMES", OPT_OUTCOMES);
+    PyModule_AddIntConstant(m, "OPT_ORANKS", OPT_ORANKS);
     PyModule_AddIntConstant(m, "OPT_ALL", OPT_ALL);
     PyModule_AddIntConstant(m, "OPT_DEFAULT", OPT_DEFAULT);
     PyModule_AddStringConstant(m, "ISA", CORE_ISA);

@@ -106,7 +106,7 @@ def module_for(switches: dict, options: int):
 
 #: Driver-side option (not a core bit): test the table's best move first at the
 #: root of modes best and optimal (see ``scopone.solver.driver``).
-OPT_ROOTMOVE = 1 << 30
+OPT_ROOTMOVE = 1 << 31
 
 #: Search options of the core (bit flags).  ``all`` (the default) is every
 #: refinement that pays; ``everything`` adds the history and killer heuristics,
@@ -139,6 +139,9 @@ OPT_ROOTMOVE = 1 << 30
 #: ``children`` (with ``order``): from 16 cards left, a table node puts first the moves whose
 #: child's table entry already proves a cut-off, and last those whose entry proves they fail (a
 #: soft enhanced transposition cut-off: 2.5% fewer nodes at 7 cards, 0.96-0.98 the time).
+#: ``oranks`` (with ``outcomes``): the outcome table keyed by the ranks of the cards in each
+#: place; a node that meets the entry of another with the same ranks takes its lines over, each
+#: card moved to the one of its rank in its place (the plays depend on the ranks alone).
 OPTIONS: dict[str, int] = (
     {"order": _core.OPT_ORDER, "equiv": _core.OPT_EQUIV, "bounds": _core.OPT_BOUNDS,
      "summary": _core.OPT_SUMMARY, "history": _core.OPT_HISTORY, "small": _core.OPT_SMALL, "killer": _core.OPT_KILLER,
@@ -148,7 +151,7 @@ OPTIONS: dict[str, int] = (
      "quasi": _core.OPT_QUASI, "partition": _core.OPT_PARTITION, "etc": _core.OPT_ETC, "pdenari": _core.OPT_PDENARI,
      "ppiles": _core.OPT_PPILES, "pdom": _core.OPT_PDOM, "smalltt": _core.OPT_SMALLTT, "hint": _core.OPT_HINT,
      "shallow": _core.OPT_SHALLOW, "rootsize": _core.OPT_ROOTSIZE, "outcomes": _core.OPT_OUTCOMES,
-     "children": _core.OPT_CHILDREN, "rootmove": OPT_ROOTMOVE,
+     "children": _core.OPT_CHILDREN, "oranks": _core.OPT_ORANKS, "rootmove": OPT_ROOTMOVE,
      "all": _core.OPT_DEFAULT | OPT_ROOTMOVE, "everything": _core.OPT_ALL | OPT_ROOTMOVE}
     if _core else {}
 )

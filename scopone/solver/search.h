@@ -306,6 +306,13 @@ static inline int before_last_round(const Solver *S) {
            popc(S->hand[(s + 3) & 3]) == 1;
 }
 
+/* OPT_ORANKS: the ranks of an outcome key's cards (see outcome_slot) in r, place by place: the
+ * table's as counts, the mover's two cards, then the other seats' one each, and the mover */
+static inline void outcome_ranks(const uint64_t k[2], uint64_t r[2]) {
+    r[0] = rank_counts(k[0] & ALL40) | (k[0] >> 42 & 15) << 40 | (k[0] >> 48 & 15) << 44;
+    r[1] = (k[1] >> 2 & 15) | (k[1] >> 8 & 15) << 4 | (k[1] >> 14 & 15) << 8 | (k[1] >> 18 & 7) << 12;
+}
+
 /* OPT_OUTCOMES: the slot of the node before the last round at S (see OEntry), its key in k: the
  * table and the mover's two cards (k[0]), the three other seats' cards and the mover (k[1]; its
  * bit 20 set, so that no key is a zeroed entry's) */
@@ -315,7 +322,55 @@ static inline OEntry *outcome_slot(const Solver *S, uint64_t k[2]) {
     k[0] = S->table | (uint64_t)__builtin_ctzll(h) << 40 | (uint64_t)__builtin_ctzll(h & (h - 1)) << 46;
     k[1] = (uint64_t)__builtin_ctzll(S->hand[(seat + 1) & 3]) | (uint64_t)__builtin_ctzll(S->hand[(seat + 2) & 3]) << 6 |
            (uint64_t)__builtin_ctzll(S->hand[(seat + 3) & 3]) << 12 | (uint64_t)seat << 18 | 1ULL << 20;
-    return S->ot + (mix64(k[0] ^ k[1] * 0x9E3779B97F4A7C15ULL) & S->ot_mask);
+    uint64_t r[2] = {k[0], k[1]};
+    if (OPTS(S) & OPT_ORANKS) outcome_ranks(k, r);
+    return S->ot + (mix64(r[0] ^ r[1] * 0x9E3779B97F4A7C15ULL) & S->ot_mask);
+}
+
+/* the cards of x among those of old (one place's cards), moved to those of new with the same
+ * places in card order (new holds as many cards, of the same ranks) */
+static inline uint64_t outcome_remap(uint64_t x, uint64_t old, uint64_t new) {
+    uint64_t y = 0;
+    while (old) {
+        uint64_t o = old & -old, n = new & -new;
+        if (x & o) y |= n;
+        old ^= o;
+        new ^= n;
+    }
+    return y;
+}
+
+/* OPT_ORANKS: whether the entry e is another node's with the ranks of the node keyed k */
+static inline int outcome_same_ranks(const OEntry *e, const uint64_t k[2]) {
+    if (!(e->k1 >> 20 & 1)) return 0; /* empty */
+    uint64_t ek[2] = {e->k0, e->k1}, r[2], q[2];
+    outcome_ranks(k, r);
+    outcome_ranks(ek, q);
+    return r[0] == q[0] && r[1] == q[1];
+}
+
+/* OPT_ORANKS: e, another node's with the same ranks in the same places (outcome_same_ranks), taken
+ * over by the node keyed k: in each line, each card moved to the one of its rank in its place */
+static void outcome_retarget(OEntry *e, const uint64_t k[2]) {
+    uint64_t ot = e->k0 & ALL40, nt = k[0] & ALL40;
+    int oc[5] = {(int)(e->k0 >> 40 & 63), (int)(e->k0 >> 46 & 63), (int)(e->k1 & 63), (int)(e->k1 >> 6 & 63),
+                 (int)(e->k1 >> 12 & 63)};
+    int nc[5] = {(int)(k[0] >> 40 & 63), (int)(k[0] >> 46 & 63), (int)(k[1] & 63), (int)(k[1] >> 6 & 63),
+                 (int)(k[1] >> 12 & 63)};
+    for (int i = 0; i < OUTCOME_LINES; i++) {
+        uint64_t line = e->line[i];
+        if (!line) continue;
+        uint64_t x = line & ALL40, y = outcome_remap(x, ot, nt);
+        for (int j = 0; j < 5; j++) y |= (x >> oc[j] & 1) << nc[j];
+        line = (line & ~ALL40) | y;
+        if (line & OUTCOME_TODO) { /* the mover's card: the first or the second of the two */
+            int c = (int)(line >> 40 & 63);
+            line = (line & ~(63ULL << 40)) | (uint64_t)(c == oc[0] ? nc[0] : nc[1]) << 40;
+        }
+        e->line[i] = line;
+    }
+    e->k0 = k[0];
+    e->k1 = k[1];
 }
 
 /* the cards each team takes along a line (see OEntry), `cards` those in play at its node and
@@ -413,6 +468,11 @@ static int outcome_search(Solver *S, OEntry *e, const uint64_t k[2], Move *ms, i
     if (e->k0 == k[0] && e->k1 == k[1]) {
         if (e->line[0] == OUTCOME_NONE) return 0;
         S->ot_hits++;
+    } else if ((OPTS(S) & OPT_ORANKS) && outcome_same_ranks(e, k)) {
+        if (e->line[0] == OUTCOME_NONE) return 0; /* not kept: a later play has a choice here too */
+        outcome_retarget(e, k);
+        S->ot_hits++;
+        S->ot_moved++;
     } else if (!outcome_fill(S, e, k, ms)) return 0;
     int maximise = (S->to_move & 1) == 0, best = maximise ? -S->inf : S->inf;
     Robust rob = robust_start(S, maximise, cr->pcls);
@@ -496,7 +556,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
     if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pcls);
     /* OPT_OUTCOMES: the slot is fetched while the sure bounds are worked out */
     OEntry *oe = NULL;
-    uint64_t ok[2];
+    uint64_t ok[2] = {0, 0};
     if (S->ot && before_last_round(S)) {
         oe = outcome_slot(S, ok);
         __builtin_prefetch(oe);
