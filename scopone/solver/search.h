@@ -315,7 +315,8 @@ static inline void outcome_ranks(const uint64_t k[2], uint64_t r[2]) {
 
 /* OPT_OUTCOMES: the slot of the node before the last round at S (see OEntry), its key in k: the
  * table and the mover's two cards (k[0]), the three other seats' cards and the mover (k[1]; its
- * bit 20 set, so that no key is a zeroed entry's) */
+ * bit 20 set, so that no key is a zeroed entry's).  With OPT_ORANKS the slot comes from the ranks
+ * of those cards (outcome_ranks), so that the nodes of the same ranks meet in it */
 static inline OEntry *outcome_slot(const Solver *S, uint64_t k[2]) {
     int seat = S->to_move;
     uint64_t h = S->hand[seat];
