@@ -316,16 +316,18 @@ static inline void outcome_ranks(const uint64_t k[2], uint64_t r[2]) {
 /* OPT_OUTCOMES: the slot of the node before the last round at S (see OEntry), its key in k: the
  * table and the mover's two cards (k[0]), the three other seats' cards and the mover (k[1]; its
  * bit 20 set, so that no key is a zeroed entry's).  With OPT_ORANKS the slot comes from the ranks
- * of those cards (outcome_ranks), so that the nodes of the same ranks meet in it */
-static inline OEntry *outcome_slot(const Solver *S, uint64_t k[2]) {
+ * of those cards (outcome_ranks, kept in k[2] and k[3]), so that the nodes of the same ranks meet
+ * in it */
+static inline OEntry *outcome_slot(const Solver *S, uint64_t k[4]) {
     int seat = S->to_move;
     uint64_t h = S->hand[seat];
     k[0] = S->table | (uint64_t)__builtin_ctzll(h) << 40 | (uint64_t)__builtin_ctzll(h & (h - 1)) << 46;
     k[1] = (uint64_t)__builtin_ctzll(S->hand[(seat + 1) & 3]) | (uint64_t)__builtin_ctzll(S->hand[(seat + 2) & 3]) << 6 |
            (uint64_t)__builtin_ctzll(S->hand[(seat + 3) & 3]) << 12 | (uint64_t)seat << 18 | 1ULL << 20;
-    uint64_t r[2] = {k[0], k[1]};
-    if (OPTS(S) & OPT_ORANKS) outcome_ranks(k, r);
-    return S->ot + (mix64(r[0] ^ r[1] * 0x9E3779B97F4A7C15ULL) & S->ot_mask);
+    k[2] = k[0];
+    k[3] = k[1];
+    if (OPTS(S) & OPT_ORANKS) outcome_ranks(k, k + 2);
+    return S->ot + (mix64(k[2] ^ k[3] * 0x9E3779B97F4A7C15ULL) & S->ot_mask);
 }
 
 /* the cards of x among those of old (one place's cards), moved to those of new with the same
@@ -341,13 +343,12 @@ static inline uint64_t outcome_remap(uint64_t x, uint64_t old, uint64_t new) {
     return y;
 }
 
-/* OPT_ORANKS: whether the entry e is another node's with the ranks of the node keyed k */
-static inline int outcome_same_ranks(const OEntry *e, const uint64_t k[2]) {
+/* OPT_ORANKS: whether the entry e is another node's with the ranks of the node keyed k (outcome_slot) */
+static inline int outcome_same_ranks(const OEntry *e, const uint64_t k[4]) {
     if (!(e->k1 >> 20 & 1)) return 0; /* empty */
-    uint64_t ek[2] = {e->k0, e->k1}, r[2], q[2];
-    outcome_ranks(k, r);
+    uint64_t ek[2] = {e->k0, e->k1}, q[2];
     outcome_ranks(ek, q);
-    return r[0] == q[0] && r[1] == q[1];
+    return q[0] == k[2] && q[1] == k[3];
 }
 
 /* OPT_ORANKS: e, another node's with the same ranks in the same places (outcome_same_ranks), taken
@@ -464,7 +465,7 @@ static int outcome_fill(Solver *S, OEntry *e, const uint64_t k[2], Move *ms) {
  * end, in order, made when first needed.  1 with the value in *v; 0 if the node is not
  * kept (the search plays it).  The lines are scored, not played: each counts as one node.
  */
-static int outcome_search(Solver *S, OEntry *e, const uint64_t k[2], Move *ms, int alpha, int beta,
+static int outcome_search(Solver *S, OEntry *e, const uint64_t k[4], Move *ms, int alpha, int beta,
                           const Range *cr, int *v) {
     if (e->k0 == k[0] && e->k1 == k[1]) {
         if (e->line[0] == OUTCOME_NONE) return 0;
@@ -557,7 +558,7 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
     if (S->cards_left == 0) return leaf_value(S, S->pile[0], S->pile[1], S->scope[0] - S->scope[1], beta, cr->pcls);
     /* OPT_OUTCOMES: the slot is fetched while the sure bounds are worked out */
     OEntry *oe = NULL;
-    uint64_t ok[2] = {0, 0};
+    uint64_t ok[4] = {0, 0, 0, 0};
     if (S->ot && before_last_round(S)) {
         oe = outcome_slot(S, ok);
         __builtin_prefetch(oe);
