@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,49 @@ def test_seeds_take_ranges_and_endgames_the_benchmark_does_not_store(capsys):
     assert "endgames 1,2,21" in out
     ref = solve(deal(seed=21, cards_per_hand=4), mode="best", engine="python", line=False).value
     assert mod.run_build(build, 4, "21")["values"] == [ref]
+
+
+# --instructions needs valgrind: skipped on a machine without it, never in CI (which installs it)
+needs_valgrind = pytest.mark.skipif(not shutil.which("valgrind") and not os.environ.get("CI"),
+                                    reason="valgrind is not installed (apt-get install valgrind)")
+
+
+@needs_valgrind
+def test_instructions_are_counted_inside_the_search_and_repeat(capsys):
+    # the same build counted twice gives nearly the same counts (the allocator and the lock the
+    # search releases vary by a few hundred instructions and a few dozen mispredictions: 0.1% of
+    # so small a search, far less of a 7-card one), the values of the run without valgrind, and
+    # counts of the search alone: a 4-card solve is a few thousand nodes, not the hundreds of
+    # millions of instructions the interpreter's start-up takes
+    build = str(Path(core.__file__).resolve().parents[2])
+    mod = _builds()
+    native = mod.run_build(build, 4, "1,2")
+    first, second = (mod.run_build(build, 4, "1,2", count=True) for _ in range(2))
+    for what, x in first["counts"].items():
+        assert abs(x - second["counts"][what]) <= x / 200, what
+    assert first["values"] == native["values"]
+    c = first["counts"]
+    assert 0 < c["mispredicted"] < c["instructions"] and 0 < c["l1_misses"] < c["instructions"]
+    assert first["nodes"] * 20 < c["instructions"] < first["nodes"] * 5000
+    assert mod.main([build, f"{build}:plain", "--n", "4", "--seeds", "1", "--instructions"]) == 0
+    out = capsys.readouterr().out
+    assert "counts repeat to 1e-4" in out and "VALUES DIFFER" not in out
+    rows = [line.split() for line in out.split("counts repeat to 1e-4)")[1].splitlines()[2:]]
+    assert [r[0] for r in rows] == [build, f"{build}:plain"] and rows[0][-1] == "1.000"
+    assert float(rows[1][-1]) != 1.0  # the plain options run another search
+
+
+def test_callgrind_totals_are_summed_by_what_they_count(tmp_path):
+    f = tmp_path / "callgrind.out"
+    f.write_text("version: 1\nevents: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim\n"
+                 "fn=ab\n10 5\ntotals: 1000 300 200 7 11 13 1 2 3 150 40 6 2\n")
+    assert _builds().callgrind_counts(f) == {"instructions": 1000, "mispredicted": 42, "l1_misses": 24}
+
+
+def test_instructions_refuse_threads_and_a_machine_without_valgrind(monkeypatch):
+    mod = _builds()
+    with pytest.raises(SystemExit):
+        mod.main([".", ".", "--instructions", "--threads", "2"])
+    monkeypatch.setattr(mod.shutil, "which", lambda name: None)
+    with pytest.raises(SystemExit, match="--instructions needs valgrind on the PATH"):
+        mod.main([".", ".", "--instructions"])
