@@ -111,11 +111,13 @@ static inline unsigned table_ranks(uint64_t table) {
 /* whether card c is another of the interchangeable cards (freec: those whose suit no longer
  * matters) of a rank already played at this node (seen: those ranks' nibbles), and is skipped */
 static inline int free_duplicate(uint64_t freec, int c, uint64_t *seen) {
-    if (!(freec >> c & 1)) return 0;
-    uint64_t nibm = 15ULL << (c & ~3);
-    if (*seen & nibm) return 1;
+    /* no branch on whether c is free: it goes either way on data (a quarter of it mispredicted
+     * by valgrind's model); this and the other selects written without a branch in the plain
+     * search took 0.953 the time (notebook, "A twelfth session") */
+    uint64_t nibm = (0 - (freec >> c & 1)) & 15ULL << (c & ~3);
+    int dup = (*seen & nibm) != 0;
     *seen |= nibm;
-    return 0;
+    return dup;
 }
 
 /* legal moves of the seat to move (equivalent ones dropped when freec != 0) */
@@ -206,7 +208,8 @@ static inline int table_sum(uint64_t table) {
 
 /* the cards of hand worth v (none unless 1 <= v <= 10): those that take a table summing to v whole */
 static inline uint64_t cards_of_value(uint64_t hand, int v) {
-    return v >= 1 && v <= 10 ? hand & 15ULL << (4 * (v - 1)) : 0;
+    uint64_t ok = (unsigned)(v - 1) < 10u; /* (no branch on the table's sum: see free_duplicate) */
+    return hand & 15ULL << (4 * (v - 1) & 63) & (0 - ok);
 }
 
 /* whether the seat could sweep this table (approximate: for move ordering only) */

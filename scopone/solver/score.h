@@ -117,7 +117,8 @@ static inline Span majority_span(int a, int b, int rem) { return (Span){more(a, 
 /* a single card (the settebello, re bello): its holder's point, else either */
 static inline Span holder_span(uint64_t pa, uint64_t pb, int card) {
     int v = (int)(pa >> card & 1) - (int)(pb >> card & 1);
-    return v ? (Span){v, v} : (Span){-1, 1};
+    int none = v == 0; /* (no branch: see free_duplicate) */
+    return (Span){v - none, v + none};
 }
 
 /* the categories besides primiera, in this order in category_spans()'s output */

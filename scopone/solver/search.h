@@ -124,7 +124,8 @@ static inline int robust_child(const Solver *S, const Robust *r, int v, int beta
 
 static inline void robust_add(Solver *S, Robust *r, int maximise, int v, int beta) {
     int rb = robust_child(S, r, v, beta);
-    if (maximise ? rb > r->acc : rb < r->acc) r->acc = rb;
+    int acc = r->acc; /* (selects, not a branch on the comparison: see free_duplicate) */
+    r->acc = maximise ? (rb > acc ? rb : acc) : (rb < acc ? rb : acc);
 }
 
 /* the node's bound: rb, for the positions of its class with primiera range pcls */
@@ -152,8 +153,8 @@ static inline void range_narrow_to(const Solver *S, Range *r, uint64_t pa, uint6
     category_spans(S, pa, pb, rem, sp);
     int hi = PCLS_HI(r->pcls), lo = PCLS_LO(r->pcls);
     for (int c = 0; c < NCAT; c++) { hi += sp[c].hi; lo += sp[c].lo; }
-    if (hi < r->hi) r->hi = hi;
-    if (lo > r->lo) r->lo = lo;
+    r->hi = hi < r->hi ? hi : r->hi; /* (selects: see free_duplicate) */
+    r->lo = lo > r->lo ? lo : r->lo;
 }
 
 static inline void range_narrow(const Solver *S, Range *r) {
@@ -783,7 +784,9 @@ static int ab_small_body(Solver *S, int sp, int alpha, int beta, const Range *cr
             int c = __builtin_ctzll(lays), bs = 1000;
             for (uint64_t m = lays; m; m &= m - 1) {
                 int x = __builtin_ctzll(m), sc = PV[(x >> 2) + 1] * 2 + (int)(DENARI_MASK >> x & 1);
-                if (sc < bs) { bs = sc; c = x; }
+                int lt = sc < bs; /* (selects: see free_duplicate) */
+                bs = lt ? sc : bs;
+                c = lt ? x : c;
             }
             lays &= ~(1ULL << c);
             ms[0].card = c; ms[0].cap = 0;
