@@ -34,9 +34,11 @@ With ``--instructions`` each build runs once under valgrind's callgrind
 (``apt-get install valgrind``), which counts, inside the core's search only
 (``Solver_search``), the instructions executed, the branches its simple
 predictor mispredicts and the misses of a 32 KB first-level data cache.  The
-counts repeat to a ten-thousandth (the allocator and the lock the search
-releases vary by a few hundred instructions), so a change of a percent shows
-where timing cannot tell it from the machine's noise; they are not times (the processor's own
+counts repeat to a few hundred instructions and mispredictions (four counts of
+one build, 7 cards, endgame 4: 18.28 G instructions within 435, 138.8 M
+mispredictions within 114; the allocator and the lock the search releases
+vary), so a change of a percent shows where timing cannot tell it from the
+machine's noise; they are not times (the processor's own
 predictor is better than valgrind's, and the run is about 50 times slower).
 Under valgrind the processor reports its own cache sizes, so the tables sized
 to the second-level cache are smaller and the node counts differ a little from
@@ -123,7 +125,7 @@ def callgrind_counts(path: Path) -> dict:
             events = line.split()[1:]
         elif line.startswith(("summary:", "totals:")):
             totals = [int(x) for x in line.split()[1:]]
-    counts = dict.fromkeys(dict.fromkeys(COUNTED.values()), 0)
+    counts = {name: 0 for name in COUNTED.values()}
     for event, value in zip(events, totals):
         if event in COUNTED:
             counts[COUNTED[event]] += value
@@ -136,25 +138,29 @@ def run_build(spec: str, n: int, seeds: str, threads: int = 1, mode: str = "best
     build, _, options = spec.partition(":")
     child = [sys.executable, "-c", CHILD, str(Path(build).resolve()), str(ROOT), str(n), seeds, options, str(threads),
              mode]
+    if not count:
+        return _run_child(spec, child)
     with tempfile.TemporaryDirectory(prefix="scopone-builds-") as tmp:
         out_file = Path(tmp) / "callgrind.out"
-        if count:
-            child = ["valgrind", "-q", "--tool=callgrind", f"--callgrind-out-file={out_file}",
-                     "--toggle-collect=Solver_search", "--branch-sim=yes", "--cache-sim=yes", *child]
-        out = subprocess.run(child, capture_output=True, text=True)
-        if out.returncode:
-            lines = out.stderr.strip().splitlines() or [f"exit status {out.returncode}"]
-            raise SystemExit(f"builds.py: {spec}: {lines[-1]}")
-        got = json.loads(out.stdout)
-        if count:
-            got["counts"] = callgrind_counts(out_file)
+        got = _run_child(spec, ["valgrind", "-q", "--tool=callgrind", f"--callgrind-out-file={out_file}",
+                                "--toggle-collect=Solver_search", "--branch-sim=yes", "--cache-sim=yes", *child])
+        got["counts"] = callgrind_counts(out_file)
     return got
+
+
+def _run_child(spec: str, command: list[str]) -> dict:
+    """The child's answer (CHILD's JSON), or the exit with its last line of error."""
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode:
+        lines = out.stderr.strip().splitlines() or [f"exit status {out.returncode}"]
+        raise SystemExit(f"builds.py: {spec}: {lines[-1]}")
+    return json.loads(out.stdout)
 
 
 def print_counts(builds: list[str], rows: dict[str, dict], n: int, seeds: str, mode: str) -> None:
     """The table of --instructions: each build's counts, and its instructions against the first build's."""
     print(f"\n{n} cards, endgames {seeds}, mode {mode}; one thread under callgrind, the core's search only "
-          f"(counts repeat to 1e-4)")
+          f"(counts that repeat)")
     print(f"{'build':<34} {'core':<12} {'nodes':>13} {'instructions':>16} {'a node':>7} {'mispredicted':>13} "
           f"{'a node':>7} {'L1 misses':>12} {'ratio':>6}")
     base = rows[builds[0]]

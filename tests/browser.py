@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from system import needs_system
 
 
 def chromium() -> str | None:
@@ -16,8 +15,7 @@ def chromium() -> str | None:
 
 
 #: Skip a browser test on a machine without chromium, never in CI (which installs it).
-needs_browser = pytest.mark.skipif(not chromium() and not os.environ.get("CI"),
-                                   reason="chromium is not installed (.ci/run installs it: apt-get install chromium)")
+needs_browser = needs_system(chromium() is not None, "chromium")
 
 
 def open_page(path: Path, work: Path, size: str = "1200,900") -> tuple[str, list[str], Path]:
