@@ -199,10 +199,11 @@ typedef struct {
     uint64_t used;
 } Decided;
 
-/* a range [lo, hi] of the primiera point (-1..1) as one number 0..8; 2 is [-1, 1] */
-#define PCLS(lo, hi) (((lo) + 1) * 3 + (hi) + 1)
-#define PCLS_LO(c) ((c) / 3 - 1)
-#define PCLS_HI(c) ((c) % 3 - 1)
+/* a range [lo, hi] of the primiera point (-1..1) as one number 0..10, lo + 1 in bits 2-3 and
+ * hi + 1 in bits 0-1 (fields, not base 3: robust_child reads both ends at every move) */
+#define PCLS(lo, hi) ((((lo) + 1) << 2) | ((hi) + 1))
+#define PCLS_LO(c) (((c) >> 2) - 1)
+#define PCLS_HI(c) (((c) & 3) - 1)
 
 /*
  * OPT_PARTITION: an entry of the table of abstract positions (classes).  The key
