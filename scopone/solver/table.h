@@ -488,9 +488,13 @@ static inline int astate_ge(int s, int es) {
     return (s & ASTATE_CARDS_TOP) >= (es & ASTATE_CARDS_TOP) && (s >> ASTATE_CARDS_BITS) >= (es >> ASTATE_CARDS_BITS);
 }
 
-/* OPT_PARTITION: the entry of the abstract key ak in *e; 0 if none */
-static inline int abstract_probe(const Solver *S, uint64_t ak, AEntry *e) {
-    *e = *abstract_slot(S, ak);
+/* OPT_PARTITION: the plain search's slot of ak (abstract_slot's for a node of the plain search,
+ * whose region is always the first: worked out once a node, not at each use) */
+static inline AEntry *abstract_slot_plain(const Solver *S, uint64_t ak) { return S->at + (ak & S->at_mask); }
+
+/* OPT_PARTITION: the entry of the abstract key ak (its slot: abstract_slot's) in *e; 0 if none */
+static inline int abstract_probe(const AEntry *slot, uint64_t ak, AEntry *e) {
+    *e = *slot;
     return aentry_is(*e, ak);
 }
 
@@ -498,9 +502,9 @@ static inline int abstract_probe(const Solver *S, uint64_t ak, AEntry *e) {
  * for the piles' state `state` (one entry a slot, always replaced: measured as good as two with the
  * bigger subtree kept; an entry of another state is replaced whole, which a replay of one solve's
  * class visits found nearly as good as a state for each bound) */
-static inline void abstract_store(Solver *S, uint64_t ak, int state, int is_lo, int rel) {
+static inline void abstract_store(Solver *S, AEntry *slot, uint64_t ak, int state, int is_lo, int rel) {
     if (rel <= -ABOUND_MID || rel >= ABOUND_MID) return; /* out of the entry's range: not kept */
-    AEntry *slot = abstract_slot(S, ak), e = *slot;
+    AEntry e = *slot;
     if (!aentry_is(e, ak) || aentry_state(e) != state)
         e = (ak & ~(((uint64_t)1 << AENTRY_DATA) - 1)) | (uint64_t)state << ASTATE_AT; /* no bounds */
     if (is_lo) { if (rel > aentry_lo(e)) e = (e & ~(uint64_t)63) | (uint64_t)(rel + ABOUND_MID); }
