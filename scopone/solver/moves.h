@@ -169,12 +169,14 @@ static inline void apply_play(const Solver *S, int card, uint64_t cap, int team,
 }
 
 /* a play.  `exact`: update the hashes of the exact card locations (z1, z2) as well as za; the plain
- * search reads only za (the class key) unless smalltt keys its table on them, and unmake restores
- * all three (measured: 6 cards, endgames 1-10, 0.988 the time, paired) */
+ * search reads only za (the class key) unless smalltt keys its table on them (measured: 6 cards,
+ * endgames 1-10, 0.988 the time, paired).  Without it z1 and z2 are neither kept in u nor changed,
+ * and unmake_play with the same `exact` leaves them alone too */
 static inline __attribute__((always_inline)) void make_play(Solver *S, int card, uint64_t cap, Undo *u, int exact) {
     int seat = S->to_move;
     u->hand = S->hand[seat]; u->table = S->table; u->pa = S->pile[0]; u->pb = S->pile[1];
-    u->z1 = S->z1; u->z2 = S->z2; u->za = S->za; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
+    if (exact) { u->z1 = S->z1; u->z2 = S->z2; }
+    u->za = S->za; u->s0 = S->scope[0]; u->s1 = S->scope[1]; u->last = S->last;
     S->hand[seat] &= ~(1ULL << card);
     S->za -= ZA[card][seat];
     if (exact) { S->z1 ^= Z1[card][seat]; S->z2 ^= Z2[card][seat]; }
@@ -192,12 +194,16 @@ static inline __attribute__((always_inline)) void make_play(Solver *S, int card,
 
 static inline void make(Solver *S, int card, uint64_t cap, Undo *u) { make_play(S, card, cap, u, 1); }
 
-static inline void unmake(Solver *S, const Undo *u) {
+/* undoes make_play(..., exact) */
+static inline __attribute__((always_inline)) void unmake_play(Solver *S, const Undo *u, int exact) {
     S->to_move = (S->to_move + 3) & 3;
     S->hand[S->to_move] = u->hand; S->table = u->table; S->pile[0] = u->pa; S->pile[1] = u->pb;
-    S->z1 = u->z1; S->z2 = u->z2; S->za = u->za; S->scope[0] = u->s0; S->scope[1] = u->s1; S->last = u->last;
+    if (exact) { S->z1 = u->z1; S->z2 = u->z2; }
+    S->za = u->za; S->scope[0] = u->s0; S->scope[1] = u->s1; S->last = u->last;
     S->cards_left++;
 }
+
+static inline void unmake(Solver *S, const Undo *u) { unmake_play(S, u, 1); }
 
 /* the sum of the values of the table's cards: each card counts 1 plus its rank index (bits
  * 2-5 of its bit), and the bits of the rank index are summed by masks, without a loop over the

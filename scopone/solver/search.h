@@ -649,7 +649,10 @@ static inline __attribute__((always_inline)) int plain_move(Solver *S, PlainNode
         v = into_last_round(S, S->mstack + csp, m, P->alpha, P->beta, P->cr, P->freec);
     } else {
         Undo u;
-        make_play(S, m->card, m->cap, &u, S->st != NULL); /* here only smalltt reads z1, z2 */
+        u.z1 = u.z2 = 0; /* (read only where exact, which gcc cannot follow; dead stores where it can) */
+        /* here only smalltt reads z1, z2 (a constant 0 where the options are constants: CORE_STANDARD) */
+        int exact = (OPTS(S) & OPT_SMALLTT) && S->st != NULL;
+        make_play(S, m->card, m->cap, &u, exact);
         const Range *ccr = P->cr;
         Range narrowed;
         if (m->cap && (OPTS(S) & OPT_RANGE) && !RULE(S, napola)) { /* the piles changed */
@@ -659,7 +662,7 @@ static inline __attribute__((always_inline)) int plain_move(Solver *S, PlainNode
         }
         v = P->child_part ? ab_small_part(S, csp, P->alpha, P->beta, ccr, P->freec)
                           : ab_small(S, csp, P->alpha, P->beta, ccr, P->freec);
-        unmake(S, &u);
+        unmake_play(S, &u, exact);
     }
     if (quasi) twin_add(&P->twins, m, v);
     robust_add(S, &P->rob, P->maximise, v, P->beta);
