@@ -72,7 +72,8 @@ static inline int sweep_pairs(const Solver *S, int b, int a) {
  */
 static inline int no_scopa_in(const Solver *S, uint64_t hands, uint64_t table) {
     if (!table || !hands || RULE(S, quindici) || (RULE(S, apt) && (hands & 15))) return 0;
-    return (63 - __builtin_clzll(table)) >> 2 > (63 - __builtin_clzll(hands)) >> 2;
+    /* the top card's rank, (63 - clz) >> 2, is 15 - (clz >> 2): compared without the subtractions */
+    return __builtin_clzll(table) >> 2 < __builtin_clzll(hands) >> 2;
 }
 
 static inline int no_scopa_left(const Solver *S) {
