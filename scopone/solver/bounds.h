@@ -37,24 +37,19 @@ static inline void mover_sweep_bound(const Solver *S, int mover, uint64_t table,
  * card of seat a that sweeps it) pairs exist */
 static inline int sweep_pairs(const Solver *S, int b, int a) {
     uint64_t cb = rank_counts(S->hand[b]), ca = rank_counts(S->hand[a]);
-    int m = 0;
-    if (!RULE(S, quindici)) {
-        /* the ten ranks' minima at once: bit 3 of a nibble of d is set where cb's count is at least
-         * ca's (counts are at most 4, so no borrow crosses a nibble); the minima summed by bytes,
-         * then by one multiplication (at most 40: no carry reaches byte 4); no loop and no
-         * branch (notebook, "A thirteenth session") */
-        uint64_t d = ((cb | 0x8888888888ULL) - ca) & 0x8888888888ULL, ge = (d >> 3) * 15;
-        uint64_t mn = (ca & ge) | (cb & ~ge & 0xFFFFFFFFFFULL);
-        uint64_t s = (mn & 0x0F0F0F0F0FULL) + (mn >> 4 & 0x0F0F0F0F0FULL);
-        m = (int)((s * 0x0101010101ULL) >> 32 & 255);
-    } else for (int r = 0; r < 10; r++) {
-        int x = (int)(cb >> (4 * r) & 15), y = (int)(ca >> (4 * r) & 15);
-        m += x < y ? x : y;
-        if (RULE(S, quindici) && r >= 4) { /* rank r+1 swept by rank 14-r */
-            int z = (int)(ca >> (4 * (13 - r)) & 15);
+    /* each rank's minimum at once: bit 3 of a nibble of d is set where cb's count is at least ca's
+     * (counts are at most 4, so no borrow crosses a nibble); the minima summed by bytes, then by
+     * one multiplication (at most 40: no carry reaches byte 4); no loop and no branch (notebook,
+     * "A thirteenth session") */
+    uint64_t d = ((cb | 0x8888888888ULL) - ca) & 0x8888888888ULL, ge = (d >> 3) * 15;
+    uint64_t mn = (ca & ge) | (cb & ~ge & 0xFFFFFFFFFFULL);
+    uint64_t s = (mn & 0x0F0F0F0F0FULL) + (mn >> 4 & 0x0F0F0F0F0FULL);
+    int m = (int)((s * 0x0101010101ULL) >> 32 & 255);
+    if (RULE(S, quindici))
+        for (int r = 4; r < 10; r++) { /* rank r+1 swept by rank 14-r as well */
+            int x = (int)(cb >> (4 * r) & 15), z = (int)(ca >> (4 * (13 - r)) & 15);
             m += x < z ? x : z;
         }
-    }
     if (RULE(S, apt) && (RULE(S, asso_scopa) || RULE(S, asso_takes_asso))) m += popc(S->hand[a] & 15);
     int nb = popc(S->hand[b]), na = popc(S->hand[a]);
     if (m > nb) m = nb;

@@ -251,7 +251,7 @@ static int last_round(Solver *S, Move *ms, int seat, int left, uint64_t table, c
             continue;
         }
         int maximise = (seat & 1) == 0;
-        int best = maximise ? -S->inf : S->inf;
+        int best = side_worst(S->inf, maximise);
         Robust rob = robust_start(maximise, r.pcls);
         for (int i = 0; i < n; i++) {
             uint64_t t2 = t, p2[2] = {p[0], p[1]};
@@ -482,7 +482,7 @@ static int outcome_search(Solver *S, OEntry *e, const uint64_t k[4], Move *ms, i
         S->ot_hits++;
         S->ot_moved++;
     } else if (!outcome_fill(S, e, k, ms)) return 0;
-    int maximise = (S->to_move & 1) == 0, best = maximise ? -S->inf : S->inf;
+    int maximise = (S->to_move & 1) == 0, best = side_worst(S->inf, maximise);
     Robust rob = robust_start(maximise, cr->pcls);
     uint64_t cards = S->table | S->hand[0] | S->hand[1] | S->hand[2] | S->hand[3];
     int sd = S->scope[0] - S->scope[1];
@@ -1145,7 +1145,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         if (etc_cut(S, ms, n, maximise, alpha, beta, &v)) { S->etc_cuts++; robust_none(S, v, beta); return v; }
     }
     uint64_t nodes0 = S->nodes;
-    int best = maximise ? -S->inf : S->inf;
+    int best = side_worst(S->inf, maximise);
     uint64_t bestmove = NO_MOVE;
     /* OPT_ROOTSIZE: ties at the root go to the move with the bigger subtree (bestsub: bestmove's nodes) */
     int root_ties = sp == 0 && (opts & OPT_ROOTSIZE);
