@@ -1086,15 +1086,19 @@ def pile_lead_moves(rules: Rules, want: int):
 def test_partition_bounds_hold_for_piles_with_other_leads(rules):
     # With pdom the class key leaves out how much each team leads the card and
     # Denari majorities, and an entry keeps them: its lower bound is used where
-    # team A leads by as much or more, its upper bound where by as much or less.
-    # A backend that solved one position answers part of the other, whose piles
-    # differ by one card, from those entries; the values must be those of a backend
-    # without the class table.  (Under napola the counts stay in the key.)
-    dominated = 0
+    # team A leads by as much or more, its upper bound where by as much or less;
+    # elsewhere lowered (raised) by a point for each two cards of lead less (more),
+    # at most two a majority.  A backend that solved one position answers part of
+    # the other, whose piles differ by one card (a lead moved by two: a penalty of
+    # one point), from those entries; the values must be those of a backend without
+    # the class table.  (Under napola the counts stay in the key.)
+    dominated = penalised = 0
     for pos, other, ref in pile_lead_moves(rules, 4):
         backend = CoreBackend(rules)
         solve_with(backend, pos, "all", line=False)
         got = solve_with(backend, other, "all", line=False)
         assert moves_and_values(got) == ref, (pos.line(), other.line())
         dominated += backend.stats()["partition_dominance_hits"]
+        penalised += backend.stats()["partition_penalty_hits"]
     assert (dominated > 0) != rules.napola
+    assert (penalised > 0) != rules.napola

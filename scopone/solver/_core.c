@@ -36,7 +36,7 @@ static int refuse_if_busy(Solver *S) {
 
 /* the statistics and the move-ordering memory back to a new Solver's (init and clear) */
 static void reset_counts(Solver *S) {
-    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->ot_moved = S->at_dom_hits = S->child_proven = 0;
+    S->nodes = S->tt_hits = S->tt_stores = S->cuts = S->cut_first = S->bound_cuts = S->quasi_skips = S->at_hits = S->at_stores = S->etc_cuts = S->st_hits = S->hint_hits = S->shallow_orders = S->ot_hits = S->ot_moved = S->at_dom_hits = S->at_pen_hits = S->child_proven = 0;
     memset(S->by_left, 0, sizeof S->by_left);
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
@@ -205,7 +205,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
@@ -225,6 +225,7 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "quasi_skips", (unsigned long long)S->quasi_skips,
                          "partition_hits", (unsigned long long)S->at_hits,
                          "partition_dominance_hits", (unsigned long long)S->at_dom_hits,
+                         "partition_penalty_hits", (unsigned long long)S->at_pen_hits,
                          "etc_cuts", (unsigned long long)S->etc_cuts,
                          "partition_stores", (unsigned long long)S->at_stores, "small_hits", (unsigned long long)S->st_hits,
                          "hint_hits", (unsigned long long)S->hint_hits,

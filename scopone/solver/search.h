@@ -583,24 +583,35 @@ static int ab_small(Solver *S, int sp, int alpha, int beta, const Range *cr, uin
  * primiera's least (most) in the range of the node that uses it.  With OPT_PDOM
  * (ast: the node's piles' state, see AEntry) a lower bound counts where team A
  * leads the majorities by as much as where it was proven or more, an upper bound
- * where by as much or less.
+ * where by as much or less; and elsewhere lowered (raised) by what the majorities'
+ * points can lose (gain) at every leaf (astate_pen): 7 cards, endgames 1-20, 1.4%
+ * fewer nodes, 0.8% fewer instructions (notebook, "A fourteenth session").
  */
 static inline int partition_probe(Solver *S, const AEntry *slot, uint64_t ak, int ast, int pcls, int alpha,
                                   int beta) {
     AEntry e;
     if (!abstract_probe(slot, ak, &e)) return 0;
     int sd = S->scope[0] - S->scope[1], lo = aentry_lo(e), hi = aentry_hi(e), es = aentry_state(e);
-    if (lo > -TT_NONE && lo + sd + PCLS_LO(pcls) >= beta && astate_ge(ast, es)) {
-        S->at_hits++;
-        S->at_dom_hits += es != ast;
-        robust_set(S, lo + sd + PCLS_LO(pcls), pcls);
-        return 1;
+    /* (the penalties are worked out only where the bound would settle the window without them) */
+    if (lo > -TT_NONE && lo + sd + PCLS_LO(pcls) >= beta) {
+        int pen = es != ast ? astate_pen(ast, es) : 0, b = lo + sd + PCLS_LO(pcls) - pen;
+        if (b >= beta) {
+            S->at_hits++;
+            S->at_dom_hits += es != ast;
+            S->at_pen_hits += pen > 0;
+            robust_set(S, b, pcls);
+            return 1;
+        }
     }
-    if (hi < TT_NONE && hi + sd + PCLS_HI(pcls) <= alpha && astate_ge(es, ast)) {
-        S->at_hits++;
-        S->at_dom_hits += es != ast;
-        robust_set(S, hi + sd + PCLS_HI(pcls), pcls);
-        return 1;
+    if (hi < TT_NONE && hi + sd + PCLS_HI(pcls) <= alpha) {
+        int pen = es != ast ? astate_pen(es, ast) : 0, b = hi + sd + PCLS_HI(pcls) + pen;
+        if (b <= alpha) {
+            S->at_hits++;
+            S->at_dom_hits += es != ast;
+            S->at_pen_hits += pen > 0;
+            robust_set(S, b, pcls);
+            return 1;
+        }
     }
     return 0;
 }

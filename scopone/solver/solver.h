@@ -353,6 +353,7 @@ typedef struct {
     uint64_t at_hits, at_stores, etc_cuts, hint_hits, shallow_orders;
     uint64_t child_proven; /* OPT_CHILDREN: the moves it found proven to cut or to fail */
     uint64_t at_dom_hits; /* OPT_PDOM: class hits on an entry of other piles' leads */
+    uint64_t at_pen_hits; /* OPT_PDOM: those of them where A leads less (a lower bound) or more (an upper one) */
     /* interruption */
     int has_deadline, aborted, py_error; /* py_error: 1 a Python exception is set, 2 too many moves */
     int busy;                            /* a search is running (the GIL is released meanwhile) */

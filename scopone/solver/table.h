@@ -488,6 +488,24 @@ static inline int astate_ge(int s, int es) {
     return (s & ASTATE_CARDS_TOP) >= (es & ASTATE_CARDS_TOP) && (s >> ASTATE_CARDS_BITS) >= (es >> ASTATE_CARDS_BITS);
 }
 
+/* what a majority's point can lose where team A's lead is the ordinal x instead of ex (lead_ordinal's,
+ * 0 and top: decided): nothing if A leads by as much or more; else at most 2 (from +1 to -1), and
+ * with both open one point for each two cards of lead less (the teams' counts add up to the
+ * category's total, so the lead moves by twos and a leaf's lead is even: a lead two less turns a
+ * win into a tie or a tie into a loss) */
+static inline int lead_pen(int x, int ex, int top) {
+    if (x >= ex) return 0;
+    if (ex == top || x == 0) return 2;
+    int d = (ex - x + 1) / 2;
+    return d < 2 ? d : 2;
+}
+/* how much a lower bound kept for state es must be lowered to hold at state s (an upper bound:
+ * astate_pen(es, s), raised); 0 where astate_ge(s, es) */
+static inline int astate_pen(int s, int es) {
+    return lead_pen(s & ASTATE_CARDS_TOP, es & ASTATE_CARDS_TOP, ASTATE_CARDS_TOP) +
+           lead_pen(s >> ASTATE_CARDS_BITS, es >> ASTATE_CARDS_BITS, ASTATE_DENARI_TOP);
+}
+
 /* OPT_PARTITION: the plain search's slot of ak (abstract_slot's for a node of the plain search,
  * whose region is always the first: worked out once a node, not at each use) */
 static inline AEntry *abstract_slot_plain(const Solver *S, uint64_t ak) { return S->at + (ak & S->at_mask); }
