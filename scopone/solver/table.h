@@ -482,12 +482,6 @@ static inline int aentry_is(AEntry e, uint64_t ak) { return ((e ^ ak) >> AENTRY_
 static inline int aentry_lo(AEntry e) { int x = (int)(e & 63); return x ? x - ABOUND_MID : -TT_NONE; }
 static inline int aentry_hi(AEntry e) { int x = (int)(e >> 6 & 63); return x ? ABOUND_MID - x : TT_NONE; }
 static inline int aentry_state(AEntry e) { return (int)(e >> ASTATE_AT & ((1 << ASTATE_BITS) - 1)); }
-/* whether a bound of an entry kept for the state es holds at state s: a lower bound where A leads
- * both majorities by as much or more, an upper bound where by as much or less */
-static inline int astate_ge(int s, int es) {
-    return (s & ASTATE_CARDS_TOP) >= (es & ASTATE_CARDS_TOP) && (s >> ASTATE_CARDS_BITS) >= (es >> ASTATE_CARDS_BITS);
-}
-
 /* what a majority's point can lose where team A's lead is the ordinal x instead of ex (lead_ordinal's,
  * 0 and top: decided): nothing if A leads by as much or more; else at most 2 (from +1 to -1), and
  * with both open one point for each two cards of lead less (the teams' counts add up to the
@@ -499,8 +493,9 @@ static inline int lead_pen(int x, int ex, int top) {
     int d = (ex - x + 1) / 2;
     return d < 2 ? d : 2;
 }
-/* how much a lower bound kept for state es must be lowered to hold at state s (an upper bound:
- * astate_pen(es, s), raised); 0 where astate_ge(s, es) */
+/* how much a lower bound kept for the piles' state es must be lowered to hold at state s (an upper
+ * bound: astate_pen(es, s), raised); 0 where A leads both majorities at s by as much as at es or
+ * more (pile dominance) */
 static inline int astate_pen(int s, int es) {
     return lead_pen(s & ASTATE_CARDS_TOP, es & ASTATE_CARDS_TOP, ASTATE_CARDS_TOP) +
            lead_pen(s >> ASTATE_CARDS_BITS, es >> ASTATE_CARDS_BITS, ASTATE_DENARI_TOP);
