@@ -1115,7 +1115,9 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     /* the table's move goes first, and the other moves are scored only once it has failed to
      * cut (most times it cuts): the same order, so the same nodes, 0.977 and 0.988 the time
      * (7 cards, paired: notebook, "5 December").  Swapped to the front as the selection below
-     * would swap it, so that the others keep the order they had. */
+     * would swap it, so that the others keep the order they had.  So does the class's move
+     * (OPT_HINT), the two-ply look (OPT_SHALLOW) left for the others too: the same nodes,
+     * 1.3% and 2.6% fewer instructions on endgames 4 and 12 (notebook, "A fifteenth session"). */
     int lazy = 0;
     if (opts & OPT_ORDER) {
         if (ttmove != NO_MOVE)
@@ -1126,21 +1128,25 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
                     lazy = 1;
                     break;
                 }
-        if (!lazy) order_moves(S, ms, 0, n, team);
-        if (ttmove == NO_MOVE && ak && S->at_hint && S->cards_left > S->small) {
-            /* OPT_HINT: no move of this position's own, but one that cut in its class */
+        if (!lazy && ttmove == NO_MOVE && ak && S->at_hint && S->cards_left > S->small) {
+            /* OPT_HINT: no move of this position's own, but one that cut in its class: first,
+             * the others scored only once it has failed to cut, as the table's move is */
             uint64_t h = *hint_slot(S, ak);
             if (h && (h & ~HINT_SIG) == (ak & ~HINT_SIG))
                 for (int i = 0; i < n; i++)
                     if (move_sig(ms[i].card, ms[i].cap) == (h & HINT_SIG)) {
-                        ms[i].score = 1 << 29;
+                        Move t = ms[0]; ms[0] = ms[i]; ms[i] = t;
+                        ms[0].score = 1 << 29;
                         S->hint_hits++;
+                        lazy = 1;
                         break;
                     }
         }
+        if (!lazy) order_moves(S, ms, 0, n, team);
     }
-    if ((opts & (OPT_ORDER | OPT_SHALLOW)) == (OPT_ORDER | OPT_SHALLOW) && ttmove == NO_MOVE && n > 1 &&
-        S->cards_left >= SHALLOW_MIN && alpha - off <= SHALLOW_MARGIN && off - beta <= SHALLOW_MARGIN) {
+    int shallow = (opts & (OPT_ORDER | OPT_SHALLOW)) == (OPT_ORDER | OPT_SHALLOW) && ttmove == NO_MOVE && n > 1 &&
+                  S->cards_left >= SHALLOW_MIN && alpha - off <= SHALLOW_MARGIN && off - beta <= SHALLOW_MARGIN;
+    if (shallow && !lazy) {
         shallow_order(S, ms, n);
         S->shallow_orders++;
     }
@@ -1175,7 +1181,11 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
     }
     for (int k = 0, i = 0; k < n + ndef; k++) {
         if (k == 1 && lazy) {
-            order_moves(S, ms, 1, n, team); /* the table's move did not cut */
+            order_moves(S, ms, 1, n, team); /* the table's (or the class's) move did not cut */
+            if (shallow) {
+                shallow_order(S, ms + 1, n - 1);
+                S->shallow_orders++;
+            }
             if (children) child_order(S, ms, 1, n, maximise, alpha, beta);
         }
         if (k < n) {
