@@ -271,14 +271,17 @@ def test_partition_bounds_hold_once_the_denari_are_decided(rules):
     assert differ > 0
 
 
-def telling_pairs(rules: Rules, seeds: range, variant, want: int, what: str):
+def telling_pairs(rules: Rules, seeds: range, variant, want: int, what: str, prepare=None):
     """Endgames of 5 cards per hand, each with ``variant(seed, pos)`` (None: none for that
     endgame) and the values of the latter from a backend without the partition table.
     Only variants that change a move's value are kept: a class bound used where it does
-    not hold would show."""
+    not hold would show.  ``prepare(seed, pos)``, if given, changes each endgame first
+    (None: skip it)."""
     found = []
     for seed in seeds:
         pos = endgame(seed, rules, 5)
+        if prepare is not None and (pos := prepare(seed, pos)) is None:
+            continue
         other = variant(seed, pos)
         if other is None:
             continue
@@ -1061,11 +1064,23 @@ def test_one_backend_keeps_positions_of_different_decks_apart():
     assert checked > 10  # the decks do change the values
 
 
-def pile_lead_moves(rules: Rules, want: int):
+def pile_lead_moves(rules: Rules, want: int, odd: bool = False):
     """Endgames where one card of a pile (not the settebello nor, with re bello, the King
     of Denari) has gone to the other pile, so that the lead in the card majority (and,
-    for a Denari card, in the Denari) moves by two, as :func:`telling_pairs` gives them."""
+    for a Denari card, in the Denari) moves by two, as :func:`telling_pairs` gives them.
+    With ``odd`` both positions are first made without one Denari card of a pile, so that
+    the deal holds an odd number of cards and of Denari."""
     special = 1 << SETTEBELLO | (1 << RE_BELLO if rules.re_bello else 0)
+
+    def without_a_denari(seed: int, pos: Position) -> Position | None:
+        src = seed % 2
+        denari = [c for c in range(40) if (pos.piles[src] & DENARI_MASK & ~special) >> c & 1]
+        if not denari:
+            return None
+        piles = list(pos.piles)
+        piles[src] &= ~(1 << denari[0])
+        return Position(list(pos.hands), pos.table, tuple(piles), tuple(pos.scope), pos.to_move,
+                        pos.last_capture, pos.rules, check=False)
 
     def move(seed: int, pos: Position) -> Position | None:
         src = seed % 2  # from A's pile to B's, or back
@@ -1077,9 +1092,9 @@ def pile_lead_moves(rules: Rules, want: int):
         piles[src] &= ~(1 << c)
         piles[1 - src] |= 1 << c
         return Position(list(pos.hands), pos.table, tuple(piles), tuple(pos.scope), pos.to_move,
-                        pos.last_capture, pos.rules)
+                        pos.last_capture, pos.rules, check=not odd)
 
-    return telling_pairs(rules, range(7800, 8200), move, want, "pile move")
+    return telling_pairs(rules, range(7800, 8400), move, want, "pile move", without_a_denari if odd else None)
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
@@ -1101,4 +1116,20 @@ def test_partition_bounds_hold_for_piles_with_other_leads(rules):
         dominated += backend.stats()["partition_dominance_hits"]
         penalised += backend.stats()["partition_penalty_hits"]
     assert (dominated > 0) != rules.napola
+    assert (penalised > 0) != rules.napola
+
+
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_partition_bounds_for_other_leads_in_a_deal_of_odd_counts(rules):
+    # In a position made without every card the deal can hold an odd number of cards
+    # and of Denari: a leaf's lead is then odd, and a lead two less turns a win into a
+    # loss (two points, not the one of a whole deal).  The same check as above, on
+    # such deals (a mutant charging one point there gave wrong values)
+    penalised = 0
+    for pos, other, ref in pile_lead_moves(rules, 12, odd=True):
+        backend = CoreBackend(rules)
+        solve_with(backend, pos, "all", line=False)
+        got = solve_with(backend, other, "all", line=False)
+        assert moves_and_values(got) == ref, (pos.line(), other.line())
+        penalised += backend.stats()["partition_penalty_hits"]
     assert (penalised > 0) != rules.napola

@@ -168,6 +168,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
         int c = __builtin_ctzll(m);
         S->z1 ^= Z1[c][4]; S->z2 ^= Z2[c][4];
     }
+    S->odd_totals = (popc(all) & 1) | (popc(all & DENARI_MASK) & 1) << 1;
     S->za = 0;
     for (int l = 0; l < 5; l++)
         for (uint64_t m = l < 4 ? S->hand[l] : table; m; m &= m - 1) S->za += ZA[__builtin_ctzll(m)][l];

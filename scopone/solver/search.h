@@ -604,11 +604,11 @@ static inline int partition_probe(Solver *S, const AEntry *slot, uint64_t ak, in
     int sd = S->scope[0] - S->scope[1], lo = aentry_lo(e), hi = aentry_hi(e), es = aentry_state(e);
     /* (the penalty is worked out only where the bound would settle the window without it) */
     if (lo > -TT_NONE && lo + sd + PCLS_LO(pcls) >= beta) {
-        int pen = astate_pen(ast, es), b = lo + sd + PCLS_LO(pcls) - pen;
+        int pen = astate_pen(ast, es, S->odd_totals), b = lo + sd + PCLS_LO(pcls) - pen;
         if (b >= beta) return partition_hit(S, b, pcls, es != ast, pen);
     }
     if (hi < TT_NONE && hi + sd + PCLS_HI(pcls) <= alpha) {
-        int pen = astate_pen(es, ast), b = hi + sd + PCLS_HI(pcls) + pen;
+        int pen = astate_pen(es, ast, S->odd_totals), b = hi + sd + PCLS_HI(pcls) + pen;
         if (b <= alpha) return partition_hit(S, b, pcls, es != ast, pen);
     }
     return 0;

@@ -308,6 +308,7 @@ typedef struct {
     /* the position being searched */
     uint64_t hand[4], table, pile[2];
     int scope[2], to_move, last, cards_left;
+    int odd_totals;   /* OPT_PDOM: bit 0, the deal holds an odd number of cards; bit 1, of Denari (astate_pen) */
     uint64_t z1, z2;  /* Zobrist hashes of the card locations */
     uint64_t za;      /* OPT_PARTITION: additive hash of the card locations, the suits not Denari erased */
     /* rules */

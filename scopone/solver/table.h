@@ -483,22 +483,24 @@ static inline int aentry_lo(AEntry e) { int x = (int)(e & 63); return x ? x - AB
 static inline int aentry_hi(AEntry e) { int x = (int)(e >> 6 & 63); return x ? ABOUND_MID - x : TT_NONE; }
 static inline int aentry_state(AEntry e) { return (int)(e >> ASTATE_AT & ((1 << ASTATE_BITS) - 1)); }
 /* what a majority's point can lose where team A's lead is the ordinal x instead of ex (lead_ordinal's,
- * 0 and top: decided): nothing if A leads by as much or more; else at most 2 (from +1 to -1), and
- * with both open one point for each two cards of lead less (the teams' counts add up to the
- * category's total, so the lead moves by twos and a leaf's lead is even: a lead two less turns a
- * win into a tie or a tie into a loss) */
-static inline int lead_pen(int x, int ex, int top) {
+ * 0 and top: decided): nothing if A leads by as much or more; else at most 2 (from +1 to -1).  With
+ * both open, a lead d cards less: where the category's cards in the deal are even in number (40
+ * cards, 10 Denari: every whole deal), a leaf's lead is even, so a lead two less turns a win into a
+ * tie or a tie into a loss: one point for each two cards; where they are odd (a position made
+ * without every card: `odd`), a leaf's lead is odd and two cards less turn a win into a loss */
+static inline int lead_pen(int x, int ex, int top, int odd) {
     if (x >= ex) return 0;
     if (ex == top || x == 0) return 2;
-    int d = (ex - x + 1) / 2;
+    int d = odd ? ex - x : (ex - x + 1) / 2;
     return d < 2 ? d : 2;
 }
 /* how much a lower bound kept for the piles' state es must be lowered to hold at state s (an upper
- * bound: astate_pen(es, s), raised); 0 where A leads both majorities at s by as much as at es or
- * more (pile dominance) */
-static inline int astate_pen(int s, int es) {
-    return lead_pen(s & ASTATE_CARDS_TOP, es & ASTATE_CARDS_TOP, ASTATE_CARDS_TOP) +
-           lead_pen(s >> ASTATE_CARDS_BITS, es >> ASTATE_CARDS_BITS, ASTATE_DENARI_TOP);
+ * bound: astate_pen(es, s, odd), raised); 0 where A leads both majorities at s by as much as at es
+ * or more (pile dominance).  odd: S->odd_totals (an entry and a node of one class are of one deck:
+ * a position without every card keys its deck into za) */
+static inline int astate_pen(int s, int es, int odd) {
+    return lead_pen(s & ASTATE_CARDS_TOP, es & ASTATE_CARDS_TOP, ASTATE_CARDS_TOP, odd & 1) +
+           lead_pen(s >> ASTATE_CARDS_BITS, es >> ASTATE_CARDS_BITS, ASTATE_DENARI_TOP, odd >> 1);
 }
 
 /* OPT_PARTITION: the plain search's slot of ak (abstract_slot's for a node of the plain search,
