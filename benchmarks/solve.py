@@ -101,6 +101,7 @@ def run(positions, mode: str, options, time_limit: float | None, engine: str = "
                      "nodes": st.get("nodes", 0), "tt_hits": st.get("tt_hits", 0),
                      "tt_bytes": st.get("tt_memory_bytes", 0), "cutoffs": st.get("cutoffs", 0),
                      "first_move_cutoffs": st.get("first_move_cutoffs", 0),
+                     "in_vain": {k: st.get("in_vain_" + k, 0) for k in VAIN_ORDERS},
                      "profile": backend.profile() if engine == "c" and not helpers else None})
         if show:
             print_row(rows[-1])
@@ -114,15 +115,25 @@ def print_row(r) -> None:
           f"{r['nodes']:,} nodes", flush=True)
 
 
+# how a table node chose the move it searched first (the core's in_vain_* counters)
+VAIN_ORDERS = ("table_move", "class_move", "look", "static")
+
+
 def print_profile(n: int, rows) -> None:
-    """Where the nodes went, per cards left in the hands (means per position)."""
+    """Where the nodes went, per cards left in the hands (means per position).
+
+    'late' counts the table nodes that cut off on a move after the first, and
+    'in vain' the nodes under the moves they searched before it (each node once,
+    at the highest such table node, as a share of all nodes): what a perfect
+    order at the table nodes could save at most."""
     k = len(rows)
     total = sum(r["nodes"] for r in rows) or 1
     cuts = sum(r["cutoffs"] for r in rows)
     first = sum(r["first_move_cutoffs"] for r in rows)
     print(f"  N={n}: nodes by cards left (mean per position); 'all' = table-searched nodes that searched "
           f"every move; cut-offs on the first move: {100 * first / max(cuts, 1):.0f}%")
-    print(f"  {'left':>4} {'nodes':>10} {'share':>6} {'all':>9} {'moves/all':>9} {'hand/all':>8}")
+    print(f"  {'left':>4} {'nodes':>10} {'share':>6} {'all':>9} {'moves/all':>9} {'hand/all':>8} "
+          f"{'late':>8} {'in vain':>7}")
     for left in range(len(rows[0]["profile"]) - 1, -1, -1):
         cells = [r["profile"][left] for r in rows]
         nodes = sum(c["nodes"] for c in cells)
@@ -131,9 +142,15 @@ def print_profile(n: int, rows) -> None:
         alls = sum(c["all_nodes"] for c in cells)
         moves = sum(c["all_moves"] for c in cells) / alls if alls else 0
         hand = sum(c["all_hand"] for c in cells) / alls if alls else 0
-        print(f"  {left:>4} {nodes / k:>10.0f} {100 * nodes / total:>5.1f}% {alls / k:>9.0f} "
-              f"{moves:>9.2f} {hand:>8.2f}" if alls else
-              f"  {left:>4} {nodes / k:>10.0f} {100 * nodes / total:>5.1f}% {'':>9} {'':>9} {'':>8}")
+        late = sum(c.get("late_cuts", 0) for c in cells)
+        vain = sum(c.get("in_vain", 0) for c in cells)
+        table = (f"{alls / k:>9.0f} {moves:>9.2f} {hand:>8.2f} {late / k:>8.0f} {100 * vain / total:>6.1f}%"
+                 if alls or late else f"{'':>9} {'':>9} {'':>8} {'':>8} {'':>7}")
+        print(f"  {left:>4} {nodes / k:>10.0f} {100 * nodes / total:>5.1f}% {table}")
+    vain = {o: sum(r["in_vain"][o] for r in rows) for o in VAIN_ORDERS}
+    print(f"  in vain at the table nodes: {100 * sum(vain.values()) / total:.1f}% of the nodes; by how the "
+          "first move was chosen: " + ", ".join(f"{o.replace('_', ' ')} {100 * v / total:.1f}%"
+                                                for o, v in vain.items()))
 
 
 def summarise(label: str, n: int, rows) -> dict:

@@ -918,6 +918,27 @@ def test_profile_accounts_for_every_node():
         assert row["all_moves"] >= row["all_nodes"]
 
 
+def test_nodes_searched_in_vain_are_counted_once():
+    # in_vain: the nodes under the moves a table node searched before the one that cut, each node
+    # counted once (a node in vain below and again above is counted above only).  Consistency
+    # checks that fail if the nested part is subtracted wrongly: every late cut-off searched at
+    # least its failed child in vain, and the union of the subtrees lies within the nodes below
+    for seed in (4242, 17, 90, 5):
+        pos = endgame(seed, Rules(), 5)  # 20 cards: table nodes from 11 cards left
+        b = CoreBackend(pos.rules)
+        solve_with(b, pos, "best", line=False)
+        prof, st = b.profile(), b.stats()
+        by_order = ("table_move", "class_move", "look", "static")
+        assert st["in_vain"] == sum(st["in_vain_" + o] for o in by_order) == sum(r["in_vain"] for r in prof)
+        for left, row in enumerate(prof):
+            assert row["in_vain"] >= row["late_cuts"]  # at least the failed child itself
+            assert row["in_vain"] <= sum(r["nodes"] for r in prof[:left])
+            if left <= 10:  # the plain search has no table nodes
+                assert row["late_cuts"] == row["in_vain"] == 0
+        # (counted at every level it lies under, the in-vain nodes of 4242 and 90 exceed all nodes)
+        assert 0 < st["in_vain"] <= st["nodes"]
+
+
 @pytest.mark.parametrize("mode", ["all", "best", "optimal"])
 def test_progress_reports_narrowing_bounds(mode):
     pos = endgame(77, Rules(), 4)

@@ -41,6 +41,10 @@ static void reset_counts(Solver *S) {
     memset(S->all_nodes, 0, sizeof S->all_nodes);
     memset(S->all_moves, 0, sizeof S->all_moves);
     memset(S->all_hand, 0, sizeof S->all_hand);
+    memset(S->late_cuts, 0, sizeof S->late_cuts);
+    memset(S->vain, 0, sizeof S->vain);
+    memset(S->vain_by_order, 0, sizeof S->vain_by_order);
+    S->in_vain = 0;
     memset(S->history, 0, sizeof S->history);
     memset(S->killer, -1, sizeof S->killer);
 }
@@ -206,7 +210,7 @@ static PyObject *Solver_search(Solver *S, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
+    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "engine", "c",
                          "nodes", (unsigned long long)S->nodes,
                          "tt_hits", (unsigned long long)S->tt_hits,
                          "tt_entries", (unsigned long long)S->tt_entries,
@@ -231,15 +235,21 @@ static PyObject *Solver_stats(Solver *S, PyObject *noargs) {
                          "partition_stores", (unsigned long long)S->at_stores, "small_hits", (unsigned long long)S->st_hits,
                          "hint_hits", (unsigned long long)S->hint_hits,
                          "shallow_orders", (unsigned long long)S->shallow_orders,
-                         "children_proven", (unsigned long long)S->child_proven);
+                         "children_proven", (unsigned long long)S->child_proven,
+                         "in_vain", (unsigned long long)S->in_vain,
+                         "in_vain_table_move", (unsigned long long)S->vain_by_order[0],
+                         "in_vain_class_move", (unsigned long long)S->vain_by_order[1],
+                         "in_vain_look", (unsigned long long)S->vain_by_order[2],
+                         "in_vain_static", (unsigned long long)S->vain_by_order[3]);
 }
 
 static PyObject *Solver_profile(Solver *S, PyObject *noargs) {
     PyObject *out = PyList_New(41);
     for (int i = 0; i < 41 && out; i++) {
-        PyObject *row = Py_BuildValue("{s:K,s:K,s:K,s:K}", "nodes", S->by_left[i],
+        PyObject *row = Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "nodes", S->by_left[i],
                                       "all_nodes", S->all_nodes[i], "all_moves", S->all_moves[i],
-                                      "all_hand", S->all_hand[i]);
+                                      "all_hand", S->all_hand[i], "late_cuts", S->late_cuts[i],
+                                      "in_vain", S->vain[i]);
         if (!row) { Py_DECREF(out); return NULL; }
         PyList_SET_ITEM(out, i, row);
     }

@@ -397,7 +397,12 @@ class CoreBackend:
         """Where the search went, per number of cards left in the hands (list index):
         ``nodes``; and for the table-searched nodes that searched every move (no
         cut-off): ``all_nodes``, ``all_moves`` (moves searched) and ``all_hand``
-        (cards in the mover's hand).  Cumulative, like :meth:`stats`.
+        (cards in the mover's hand); ``late_cuts``, the table nodes that cut off on a
+        move after the first, and ``in_vain``, the nodes under the moves they searched
+        before it (each node counted once, at the highest such node: what a perfect
+        order could save at most; :meth:`stats` splits their sum by how the first
+        move was chosen, ``in_vain_table_move``, ``_class_move``, ``_look`` and
+        ``_static``).  Cumulative, like :meth:`stats`.
 
         >>> from scopone.position import Position
         >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)

@@ -367,6 +367,11 @@ typedef struct {
     int root_keyed;
     uint64_t by_left[41]; /* nodes by cards left in the hands */
     uint64_t all_nodes[41], all_moves[41], all_hand[41]; /* searched nodes without a cut-off */
+    /* table nodes that cut off on a move after the first (late), and the nodes under the moves they
+     * searched in vain before it, each node counted once (at the highest such table node): by cards
+     * left, and by how the first move was chosen (the table's move, the class's, the two-ply look,
+     * the static order); in_vain is their sum */
+    uint64_t late_cuts[41], vain[41], vain_by_order[4], in_vain;
     int32_t history[40][2];
     int killer[44];
     int npat[11];
