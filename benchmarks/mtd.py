@@ -8,9 +8,11 @@
                                                           # are): total and median nodes
 
 For each endgame it prints the value, the driver's first guess (the score of the
-piles so far) and every test the driver made: ``[gamma: answer nodes]``, where
-the answer is the fail-soft value of the null-window search (value >= gamma iff
-answer >= gamma).  ``--offsets`` solves each test alone, on a new backend, so its
+piles so far) and every test the driver made: ``[gamma: answer nodes, in vain]``,
+where the answer is the fail-soft value of the null-window search (value >= gamma
+iff answer >= gamma) and "in vain" the share of the test's nodes that lie under
+moves a table node searched before the one that cut (what a perfect move order
+would have saved at most).  ``--offsets`` solves each test alone, on a new backend, so its
 cost does not depend on what the tests before it left in the tables: the least a
 solve can cost is the test at the value (its mover's side) plus the one above
 it (the other side).  ``--shifts`` reruns the driver with the first guess moved
@@ -39,23 +41,26 @@ from scopone.solver import driver, make_backends  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
 
 
-def driver_tests(pos: Position, shift: int = 0) -> tuple[int, list[tuple[int, int, int]], int]:
+def driver_tests(pos: Position, shift: int = 0) -> tuple[int, list[tuple[int, int, int, int]], int]:
     """Solve ``pos`` in mode best with the first guess moved by ``shift``: the value,
-    the tests made as (gamma, answer, nodes), and the nodes in all.
+    the tests made as (gamma, answer, nodes, nodes in vain), and the nodes in all.
+    The nodes in vain are those under moves a table node searched before the move
+    that cut it off (the core's ``in_vain``, see ``CoreBackend.profile``).
 
     >>> seed, pos = load(4)[0]
     >>> value, tests, nodes = driver_tests(pos)
-    >>> tests[-1][1] == value and sum(n for _, _, n in tests) == nodes
+    >>> tests[-1][1] == value and sum(n for _, _, n, _ in tests) == nodes
     True
     """
     backend, _ = make_backends(pos, "c")
-    tests: list[tuple[int, int, int]] = []
+    tests: list[tuple[int, int, int, int]] = []
     search = backend.search
 
     def logged(p: Position, alpha: int, beta: int) -> int:
-        before = backend.stats()["nodes"]
+        before = backend.stats()
         answer = search(p, alpha, beta)
-        tests.append((beta, answer, backend.stats()["nodes"] - before))
+        after = backend.stats()
+        tests.append((beta, answer, after["nodes"] - before["nodes"], after["in_vain"] - before["in_vain"]))
         return answer
 
     guess = driver._guess
@@ -92,10 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     offsets, shifts = ints(args.offsets), ints(args.shifts)
     chosen = endgames(args.n, args.seeds)
     totals: dict[int, list[int]] = {s: [] for s in shifts}
-    print(f"{args.n} cards, mode best, one thread; tests as [gamma: answer nodes]")
+    print(f"{args.n} cards, mode best, one thread; tests as [gamma: answer nodes, the share of them in vain]")
     for seed, pos in chosen:
         value, tests, nodes = driver_tests(pos)
-        row = " ".join(f"[{g}: {a} {count(n)}]" for g, a, n in tests)
+        row = " ".join(f"[{g}: {a} {count(n)}, {100 * w / max(n, 1):.0f}%]" for g, a, n, w in tests)
         print(f"endgame {seed:2d}  value {value:3d}  guess {driver._guess(pos):3d}  {count(nodes):>7}  {row}",
               flush=True)
         if offsets:

@@ -30,11 +30,12 @@ def test_the_logged_tests_bracket_the_reference_value_whatever_the_first_guess()
             got, tests, nodes = mod.driver_tests(pos, shift)
             assert got == value
             # each answer is a fail-soft bound on the value: >= gamma proves value >= answer, else value <= answer
-            for gamma, answer, _ in tests:
+            for gamma, answer, n, vain in tests:
                 assert (value >= gamma) == (answer >= gamma)
                 assert answer <= value if answer >= gamma else answer >= value
+                assert 0 <= vain <= n  # a test's nodes in vain are some of its nodes
             assert tests[0][0] == mod.driver._guess(pos) + shift  # the first test is at the moved guess
-            assert sum(n for _, _, n in tests) == nodes > 0
+            assert sum(n for _, _, n, _ in tests) == nodes > 0
         for off in (-1, 0, 1, 2):
             answer, nodes = mod.fresh_test(pos, value + off)
             assert (answer >= value + off) == (off <= 0) and nodes > 0
