@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT.parent))
 from endgames import POSITIONS, SIZES, load, regenerate  # noqa: E402
 from scopone.deal import deal  # noqa: E402
 from scopone.solver import make_backends  # noqa: E402
+from scopone.solver.core import VAIN_ORDERS  # noqa: E402
 from scopone.solver.parallel import merged_stats  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
 
@@ -113,10 +114,6 @@ def print_row(r) -> None:
     value = r["value"] if r["complete"] else "unsolved"
     print(f"  seed {r['seed']:>2}: value {value}, {r['time']:.1f} s wall, {r['cpu']:.1f} s CPU, "
           f"{r['nodes']:,} nodes", flush=True)
-
-
-# how a table node chose the move it searched first (the core's in_vain_* counters)
-VAIN_ORDERS = ("table_move", "class_move", "look", "static")
 
 
 def print_profile(n: int, rows) -> None:

@@ -183,6 +183,10 @@ def pack_pattern(pattern: tuple[int, ...]) -> int:
     return sum(pattern[r] << (4 * (r - 1)) for r in range(1, 11))
 
 
+# how a table node chose the move it searched first: the suffixes of stats()'s in_vain_* counters
+VAIN_ORDERS = ("table_move", "class_move", "look", "static")
+
+
 def parse_options(options: int | str | None) -> int:
     """Core options from an int or a text like ``all``, ``order+bounds`` or ``all-equiv``.
 

@@ -1159,9 +1159,7 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
         int v;
         if (etc_cut(S, ms, n, maximise, alpha, beta, &v)) { S->etc_cuts++; robust_none(S, v, beta); return v; }
     }
-    uint64_t nodes0 = S->nodes;
-    /* the nodes under moves that fail to cut, and of those already counted in vain below */
-    uint64_t fails = 0, fails_vain = 0;
+    uint64_t nodes0 = S->nodes, vain_start = S->in_vain;
     int best = side_worst(S->inf, maximise);
     uint64_t bestmove = NO_MOVE;
     /* OPT_ROOTSIZE: ties at the root go to the move with the bigger subtree (bestsub: bestmove's nodes) */
@@ -1222,7 +1220,6 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             if (busy) busy_clear(busy, mark);
             return 0;
         }
-        if (maximise ? v < beta : v > alpha) { fails += S->nodes - sub0; fails_vain += S->in_vain - vain0; }
         if (quasi) twin_add(&twins, ms + i, v);
         robust_add(S, &rob, maximise, v, beta);
         if (maximise ? v > best : v < best) {
@@ -1241,8 +1238,9 @@ static int ab(Solver *S, int sp, int alpha, int beta) {
             S->cuts++;
             S->killer[S->cards_left] = ms[i].card;
             if (i == 0) S->cut_first++;
-            if (k > 0) { /* a late cut-off: what the moves before it searched was in vain */
-                uint64_t w = fails - fails_vain;
+            if (k > 0) { /* a late cut-off: the moves before it (all failed) searched in vain, less
+                          * what was counted in vain below them already */
+                uint64_t w = (sub0 - nodes0) - (vain0 - vain_start);
                 int by = lazy && ttmove != NO_MOVE ? 0 : lazy ? 1 : shallow ? 2 : 3;
                 S->late_cuts[S->cards_left]++;
                 S->vain[S->cards_left] += w;
