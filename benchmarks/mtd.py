@@ -6,9 +6,11 @@
     python benchmarks/mtd.py --shifts=0,-1,1              # the driver with its first guess moved
     python benchmarks/mtd.py --seeds 21-40 --shifts=0     # 20 other endgames (dealt as the stored ones
                                                           # are): total and median nodes
+    python benchmarks/mtd.py --guess score --shifts=0     # the first guess the score so far, as
+                                                          # before the value network
 
-For each endgame it prints the value, the driver's first guess (the score of the
-piles so far) and every test the driver made: ``[gamma: answer nodes, in vain]``,
+For each endgame it prints the value, the driver's first guess (the value
+network's, ``--guess score`` the score of the piles so far) and every test the driver made: ``[gamma: answer nodes, in vain]``,
 where the answer is the fail-soft value of the null-window search (value >= gamma
 iff answer >= gamma) and "in vain" the share of the test's nodes that lie under
 moves a table node searched before the one that cut (what a perfect move order
@@ -41,8 +43,9 @@ from scopone.solver import driver, make_backends  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
 
 
-def driver_tests(pos: Position, shift: int = 0) -> tuple[int, list[tuple[int, int, int, int]], int]:
-    """Solve ``pos`` in mode best with the first guess moved by ``shift``: the value,
+def driver_tests(pos: Position, shift: int = 0, guess: str = "net") -> tuple[int, list[tuple[int, int, int, int]], int]:
+    """Solve ``pos`` in mode best with the first guess (``net`` or ``score``, see
+    ``driver.Guess``) moved by ``shift``: the value,
     the tests made as (gamma, answer, nodes, nodes in vain), and the nodes in all.
     The nodes in vain are those under moves a table node searched before the move
     that cut it off (the core's ``in_vain``, see ``CoreBackend.profile``).
@@ -63,10 +66,10 @@ def driver_tests(pos: Position, shift: int = 0) -> tuple[int, list[tuple[int, in
         tests.append((beta, answer, after["nodes"] - before["nodes"], after["in_vain"] - before["in_vain"]))
         return answer
 
-    guess = driver._guess
+    first = driver._guess
     with mock.patch.object(backend, "search", logged), \
-            mock.patch.object(driver, "_guess", lambda p: guess(p) + shift):
-        value = solve_with(backend, pos, mode="best", line=False).value
+            mock.patch.object(driver, "_guess", lambda p, kind=guess: first(p, kind) + shift):
+        value = solve_with(backend, pos, mode="best", line=False, guess=guess).value
     return value, tests, backend.stats()["nodes"]
 
 
@@ -93,15 +96,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="endgames, e.g. 1,3 or 21-40 (default 1-20, the stored ones; others are dealt)")
     ap.add_argument("--offsets", default="", help="also each test alone at value + these offsets, e.g. --offsets=-1,0,1,2")
     ap.add_argument("--shifts", default="", help="also the driver with its first guess moved by these, e.g. --shifts=0,-1,1")
+    ap.add_argument("--guess", choices=("net", "score"), default="net",
+                    help="the first guess: the value network's (default) or the score so far")
     args = ap.parse_args(argv)
     offsets, shifts = ints(args.offsets), ints(args.shifts)
     chosen = endgames(args.n, args.seeds)
     totals: dict[int, list[int]] = {s: [] for s in shifts}
-    print(f"{args.n} cards, mode best, one thread; tests as [gamma: answer nodes, the share of them in vain]")
+    print(f"{args.n} cards, mode best, one thread, first guess {args.guess}; "
+          f"tests as [gamma: answer nodes, the share of them in vain]")
     for seed, pos in chosen:
-        value, tests, nodes = driver_tests(pos)
+        value, tests, nodes = driver_tests(pos, guess=args.guess)
         row = " ".join(f"[{g}: {a} {count(n)}, {100 * w / max(n, 1):.0f}%]" for g, a, n, w in tests)
-        print(f"endgame {seed:2d}  value {value:3d}  guess {driver._guess(pos):3d}  {count(nodes):>7}  {row}",
+        print(f"endgame {seed:2d}  value {value:3d}  guess {driver._guess(pos, args.guess):3d}  {count(nodes):>7}  {row}",
               flush=True)
         if offsets:
             alone = []
@@ -111,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 alone.append(f"{off:+d}: {count(n)}")
             print(f"            alone: {'  '.join(alone)}", flush=True)
         for s in shifts:
-            v, n = (value, nodes) if s == 0 else driver_tests(pos, s)[::2]
+            v, n = (value, nodes) if s == 0 else driver_tests(pos, s, args.guess)[::2]
             assert v == value, (seed, s, v, value)
             totals[s].append(n)
     if shifts:

@@ -26,15 +26,15 @@ def test_the_logged_tests_bracket_the_reference_value_whatever_the_first_guess()
     mod = _mtd()
     for seed, pos in mod.load(4)[:3]:
         value = solve(pos, mode="best", engine="python", line=False).value  # the pure-Python reference
-        for shift in (-2, 0, 3):
-            got, tests, nodes = mod.driver_tests(pos, shift)
+        for shift, guess in ((-2, "net"), (0, "net"), (3, "net"), (0, "score"), (1, "score")):
+            got, tests, nodes = mod.driver_tests(pos, shift, guess)
             assert got == value
             # each answer is a fail-soft bound on the value: >= gamma proves value >= answer, else value <= answer
             for gamma, answer, n, vain in tests:
                 assert (value >= gamma) == (answer >= gamma)
                 assert answer <= value if answer >= gamma else answer >= value
                 assert 0 <= vain <= n  # a test's nodes in vain are some of its nodes
-            assert tests[0][0] == mod.driver._guess(pos) + shift  # the first test is at the moved guess
+            assert tests[0][0] == mod.driver._guess(pos, guess) + shift  # the first test is at the moved guess
             assert sum(n for _, _, n, _ in tests) == nodes > 0
         for off in (-1, 0, 1, 2):
             answer, nodes = mod.fresh_test(pos, value + off)

@@ -157,7 +157,7 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
           on_progress: Callable[[SolveProgress], None] | None = None,
           threads: int = 1, start: Proven | None = None,
           on_proven: Callable[[Proven], None] | None = None,
-          checkpoint: Checkpoint | None = None) -> SolveResult:
+          checkpoint: Checkpoint | None = None, guess: str = "net") -> SolveResult:
     """Solve ``position`` double dummy.
 
     ``mode``: ``best`` (one best move), ``optimal`` (every move reaching the
@@ -176,7 +176,9 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     ``checkpoint`` (a :class:`scopone.solver.checkpoint.Checkpoint`) gives both,
     and also carries the table's biggest proofs: read into the table before the
     search, written every :data:`~scopone.solver.checkpoint.TABLE_EVERY` seconds
-    while it runs and when the run ends.
+    while it runs and when the run ends.  ``guess``: where MTD(f)'s tests start,
+    ``net`` (the value network) or ``score`` (the score so far); the values are the
+    same either way.
     """
     if checkpoint is not None and (start is not None or on_proven is not None):
         raise ValueError("give a checkpoint, or start and on_proven, not both")
@@ -195,7 +197,7 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     bracket = time_limit is not None and position.cards_left() >= BRACKET_CARDS
     with checkpoint.saving_table(reader) if checkpoint is not None else contextlib.nullcontext():
         result = solve_with(backend, position, mode, line=line, on_progress=on_progress, helpers=helpers,
-                            bracket=bracket, start=start, on_proven=on_proven)
+                            bracket=bracket, start=start, on_proven=on_proven, guess=guess)
     if checkpoint is not None:
         checkpoint.save_table(backend)  # every search has returned: the table holds still
     return result

@@ -326,7 +326,22 @@ class _Bounds:
         workers.run(loop)
 
 
-def _guess(pos: Position) -> int:
+#: MTD(f)'s first guess: ``net`` the value network's (:mod:`scopone.solver.value_net`,
+#: the score so far where it does not apply), ``score`` the score of the piles so far
+Guess = Literal["net", "score"]
+
+
+def _guess(pos: Position, kind: Guess = "net") -> int:
+    """MTD(f)'s first guess of ``pos``'s value (see :data:`Guess`).
+
+    >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 2-0 0 - scientifico", check=False)
+    >>> _guess(pos, "score")
+    2
+    """
+    if kind == "net":
+        from .value_net import net_guess  # (its weights are read on the first guess)
+
+        return net_guess(pos)
     return pos.score().value
 
 
@@ -358,7 +373,8 @@ def root_bounds(moves: Sequence[tuple[int, int]], maximise: bool) -> tuple[int, 
 def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool = True,
                on_progress: Callable[[SolveProgress], None] | None = None,
                helpers: Sequence[StoppableBackend] = (), bracket: bool = False,
-               start: Proven | None = None, on_proven: Callable[[Proven], None] | None = None) -> SolveResult:
+               start: Proven | None = None, on_proven: Callable[[Proven], None] | None = None,
+               guess: Guess = "net") -> SolveResult:
     """Solve ``pos`` with a backend (see module docs).  ``pos`` is restored on return.
 
     ``on_progress`` (optional) receives a :class:`SolveProgress` after every
@@ -374,6 +390,7 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     repeated inside them).  ``on_proven`` receives what is proven so far (start
     included) at most every half second while it changes, and once at the end,
     also when the solve is interrupted.
+    ``guess``: where MTD(f) starts (:data:`Guess`); the values are the same either way.
 
     >>> from scopone.solver.core import CoreBackend
     >>> pos = Position.from_line("7D/7C/1B/2B 3C4S - - 0-0 0 - scientifico", check=False)
@@ -383,7 +400,9 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
-    run = _Solve(backend, pos, mode, on_progress, helpers, start, on_proven)
+    if guess not in ("net", "score"):
+        raise ValueError(f"guess must be net or score, not {guess!r}")
+    run = _Solve(backend, pos, mode, on_progress, helpers, start, on_proven, guess)
     try:
         return run.run(line, bracket)
     finally:
@@ -397,8 +416,10 @@ class _Solve:
 
     def __init__(self, backend: Backend, pos: Position, mode: Mode,
                  on_progress: Callable[[SolveProgress], None] | None, helpers: Sequence[StoppableBackend],
-                 start: Proven | None = None, on_proven: Callable[[Proven], None] | None = None):
+                 start: Proven | None = None, on_proven: Callable[[Proven], None] | None = None,
+                 guess: Guess = "net"):
         self.t0 = time.perf_counter()
+        self.guess_kind = guess
         self.backend, self.mode, self.on_progress, self.on_proven = backend, mode, on_progress, on_proven
         self.backends = [backend, *helpers]
         self.workers = Workers(self.backends) if helpers else None
@@ -416,7 +437,7 @@ class _Solve:
         if self.root.lower > self.root.upper:
             raise ValueError(f"start bounds contradict each other: root value in "
                              f"[{self.root.lower}, {self.root.upper}]")
-        self.guess = _guess(self.pos)
+        self.guess = _guess(self.pos, guess)
         self.kept: tuple | None = None  # the bounds last handed to on_proven
 
     def close(self) -> None:
@@ -529,7 +550,7 @@ class _Solve:
         workers, backend, pos = self.workers, self.backend, self.pos
         if bracket:
             self.bracket_root()
-            _bracket_moves(workers, backend, pos, self.moves, self.per_move)
+            _bracket_moves(workers, backend, pos, self.moves, self.per_move, self.guess_kind)
         _every_move_exact(workers, backend, pos, self.moves, self.per_move, self.guess)
         vals = [b.lower for b in self.per_move]
         self.root.lower = self.root.upper = max(vals) if self.maximise else min(vals)
@@ -668,12 +689,12 @@ def _every_move_exact(workers: Workers | None, backend, pos: Position, moves: li
 
 
 def _bracket_moves(workers: Workers | None, backend, pos: Position, moves: list[Move],
-                   per_move: list[_Bounds]) -> None:
+                   per_move: list[_Bounds], guess: Guess = "net") -> None:
     """Mode all under a time limit: bounds from the outside in for every root move."""
     def work(k: int, backend, mine: Position) -> None:
         mine.push(moves[k])
         try:
-            per_move[k].bracket(backend, mine, _guess(mine))
+            per_move[k].bracket(backend, mine, _guess(mine, guess))
         finally:
             mine.pop()
 

@@ -1,0 +1,226 @@
+"""A small value network: the first guess of MTD(f).
+
+The driver's null-window tests start at a guess of the position's value; each
+point the guess is off costs a test, and the tests on the wrong side of the
+value cost the most (docs/solver-notebook.md, "A seventeenth session").  The
+score of the piles so far was the guess; this network, trained on exact values
+of random endgames (``tools/train_value_net.py``), predicts the deal's final
+value from where every card is, and is off by about a quarter as much on the
+7-card benchmark endgames: a sum of 10 points against 28 on endgames 1-20, 7
+against 39 on 21-40, 11 against 39 on 41-60 (exact on 33 of the 60, against 8).
+It only moves where the search starts: every value is the same whatever the
+guess.
+
+The network: the card locations seen from the seat to move (each of 40 cards in
+one of the four hands, counted from the mover, on the table, or in either
+team's pile), the last capturer, and a few summaries of the piles (card and
+Denari counts, each suit's best primiera card, the majorities' leads); two
+hidden layers; the output is the final value for the mover's team less the
+scope it leads by so far.  It is read for the standard rules only (the
+switches that change play or scoring at their defaults) and a whole deck;
+elsewhere the guess stays the score so far.
+
+>>> from scopone.deal import deal
+>>> pos = deal(seed=3, cards_per_hand=6)
+>>> isinstance(net_guess(pos), int)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import zipfile
+from array import array
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+from ..position import Position
+from ..rules import Rules
+
+WEIGHTS = Path(__file__).resolve().parent / "data" / "value_net.npz"
+FULL_DECK = (1 << 40) - 1
+#: primiera values by rank index (Ace .. Re)
+PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
+#: the 3 x 2 suit permutations that leave Denari in place (training augments with them)
+SUIT_PERMS = [(0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 1, 3), (0, 2, 3, 1), (0, 3, 1, 2), (0, 3, 2, 1)]
+N_FEATURES = 309
+#: where the summaries begin, after 7 x 40 card places and the last capturer's two and the bias
+N_PLACES = 280
+
+#: a position as the network reads it: hands 0-3, table, pile A, pile B, scope A,
+#: scope B, seat to move, last capturer's team (-1: none)
+ROW_FIELDS = 11
+
+
+def position_row(pos: Position) -> list[int]:
+    """``pos`` as one row of ROW_FIELDS ints (the training data's layout).
+
+    >>> from scopone.deal import deal
+    >>> len(position_row(deal(seed=1, cards_per_hand=4)))
+    11
+    """
+    last = -1 if pos.last_capture is None else pos.last_capture
+    return [*pos.hands, pos.table, pos.piles[0], pos.piles[1], pos.scope[0], pos.scope[1], pos.to_move, last]
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(40) if mask >> c & 1]
+
+
+def _permute(mask: int, perm: Sequence[int]) -> int:
+    return sum(1 << (4 * (c >> 2) + perm[c & 3]) for c in _cards(mask))
+
+
+def features(row: Sequence[int], perm: Sequence[int] | None = None) -> tuple[list[int], list[tuple[int, float]]]:
+    """The network's inputs for one position row, the non-Denari suits renamed by
+    ``perm`` (training): the indices of the inputs that are 1 (a card's place, the
+    last capturer, the bias) and the (index, value) of the summaries; every
+    other input of the N_FEATURES is 0.  Pure Python, so that a guess needs no
+    numpy (its import would cost a one-off solve more than the guess saves).
+
+    >>> from scopone.deal import deal
+    >>> ones, rest = features(position_row(deal(seed=1, cards_per_hand=4)))
+    >>> len(ones), len(rest)
+    (42, 26)
+    """
+    masks = [_permute(m, perm) if perm else m for m in row[:7]]
+    mover, last = row[9], row[10]
+    team = mover & 1
+    own, other = masks[5 + team], masks[6 - team]
+    ones = []
+    for place, mask in enumerate([masks[(mover + off) & 3] for off in range(4)] + [masks[4], own, other]):
+        ones += [40 * place + c for c in _cards(mask)]
+    if last == team:
+        ones.append(N_PLACES)
+    elif last >= 0:
+        ones.append(N_PLACES + 1)
+    ones.append(N_PLACES + 2)
+    in_play = masks[0] | masks[1] | masks[2] | masks[3] | masks[4]
+    rest: list[float] = []
+    counts = []
+    for mask in (own, other, in_play):
+        cards = _cards(mask)
+        denari = sum(1 for c in cards if c & 3 == 0)
+        counts.append((len(cards), denari))
+        rest += [len(cards) / 20, denari / 5]
+        best = [0, 0, 0, 0]
+        for c in cards:
+            best[c & 3] = max(best[c & 3], PRIMIERA[c >> 2])
+        rest += [b / 21 for b in best]
+    for k in (0, 1):  # the card and the Denari majorities: decided either way, and the lead
+        a, b, r = counts[0][k], counts[1][k], counts[2][k]
+        lead = (a - b) / math.sqrt(r + 1)
+        rest += [float(a > b + r), float(b > a + r), lead, math.tanh(lead)]
+    return ones, list(enumerate(rest, N_PLACES + 3))
+
+
+def dense(row: Sequence[int], perm: Sequence[int] | None = None) -> list[float]:
+    """:func:`features` as all N_FEATURES inputs (for training)."""
+    x = [0.0] * N_FEATURES
+    ones, rest = features(row, perm)
+    for i in ones:
+        x[i] = 1.0
+    for i, v in rest:
+        x[i] = v
+    return x
+
+
+def targets(rows: Sequence[Sequence[int]], values: Sequence[int]) -> list[float]:
+    """What the network learns: the final value for the mover's team (``values`` are
+    team A's) less the scope it leads by so far."""
+    return [float((v - (r[7] - r[8])) * (1 - 2 * (r[9] & 1))) for r, v in zip(rows, values)]
+
+
+def _read_npz(path: Path) -> list[tuple[tuple[int, ...], array]]:
+    """The arrays of an ``np.savez`` file of little-endian float32 arrays, without numpy."""
+    out = []
+    with zipfile.ZipFile(path) as z:
+        for i in range(len(z.namelist())):
+            raw = z.read(f"arr_{i}.npy")
+            head = 10 + int.from_bytes(raw[8:10], "little")  # format 1.0: magic, version, header length
+            meta = eval(raw[10:head].decode("latin1"), {"__builtins__": {}})  # a literal dict
+            if meta["descr"] != "<f4" or meta["fortran_order"]:
+                raise ValueError(f"{path}: arr_{i} is not little-endian float32 in C order")
+            data = array("f")
+            data.frombytes(raw[head:])
+            out.append((tuple(meta["shape"]), data))
+    return out
+
+
+class ValueNet:
+    """Two ReLU layers over :func:`features`; weights as ``np.savez(W1, b1, W2, b2, W3, b3)``
+    (W1: inputs x 256, W2: 256 x 32, W3: 32 x 1)."""
+
+    def __init__(self, weights: Sequence[tuple[tuple[int, ...], Sequence[float]]]):
+        (s1, w1), (_, b1), (s2, w2), (_, b2), (_, w3), (_, b3) = weights
+        h1, h2 = s1[1], s2[1]
+        self.rows1 = [list(w1[i * h1:(i + 1) * h1]) for i in range(s1[0])]  # one list per input
+        self.b1 = list(b1)
+        self.cols2 = [list(w2[j::h2]) for j in range(h2)]  # one list per unit of the second layer
+        self.b2, self.w3, self.b3 = list(b2), list(w3), float(b3[0])
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> "ValueNet":
+        return cls(_read_npz(path))
+
+    def predict(self, row: Sequence[int]) -> float:
+        """The network's output for one position row (the mover's team, less its
+        scope lead); the first layer adds only the rows of the inputs that are
+        not 0 (about 70 of 309)."""
+        ones, rest = features(row)
+        h = self.b1
+        for i in ones:
+            h = [a + b for a, b in zip(h, self.rows1[i])]
+        for i, v in rest:
+            if v:
+                h = [a + v * b for a, b in zip(h, self.rows1[i])]
+        h = [a if a > 0 else 0.0 for a in h]
+        out = self.b3
+        for col, b, w in zip(self.cols2, self.b2, self.w3):
+            t = b + sum(map(float.__mul__, h, col))
+            if t > 0:
+                out += t * w
+        return out
+
+    def value(self, pos: Position) -> float:
+        """The predicted final value of ``pos`` for team A (scope included)."""
+        sign = 1 - 2 * (pos.to_move & 1)
+        return self.predict(position_row(pos)) * sign + (pos.scope[0] - pos.scope[1])
+
+
+@lru_cache(maxsize=1)
+def _net() -> ValueNet:
+    return ValueNet.load()
+
+
+def applies(pos: Position) -> bool:
+    """Whether the network was trained for ``pos``: the standard rules of play and
+    scoring (how the cards were dealt and the game's target do not matter to one
+    position) and all 40 cards in it."""
+    if replace(pos.rules, deal="scientifico", target=11) != Rules():
+        return False
+    return (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3] | pos.table | pos.piles[0] |
+            pos.piles[1]) == FULL_DECK
+
+
+#: the fewest cards left where the network guesses (6 a hand and more a hand at a
+#: round's start): a guess takes about a millisecond of pure Python, and a 5-card
+#: solve about 4 ms, of which the guess would save less than it costs
+MIN_CARDS = 21
+
+
+def net_guess(pos: Position) -> int:
+    """MTD(f)'s first guess for ``pos``: the network's value rounded to the nearest
+    point, or the score so far where the network does not apply or the position
+    is small (under MIN_CARDS cards left).
+
+    >>> from scopone.deal import deal
+    >>> small = deal(seed=3, cards_per_hand=4)
+    >>> net_guess(small) == small.score().value
+    True
+    """
+    if pos.cards_left() < MIN_CARDS or not applies(pos):
+        return pos.score().value
+    return math.floor(_net().value(pos) + 0.5)
