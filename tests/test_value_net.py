@@ -14,7 +14,8 @@ from scopone.position import Position
 from scopone.rules import Rules
 from scopone.solver import solve
 from scopone.solver import value_net
-from scopone.solver.value_net import (MIN_CARDS, SUIT_PERMS, WEIGHTS, ValueNet, _net, applies, dense, features,
+from scopone.cards import SUIT_PERMUTATIONS
+from scopone.solver.value_net import (MIN_CARDS, WEIGHTS, ValueNet, _net, applies, dense, features,
                                       net_guess, position_row, targets)
 
 PRIMIERA = {1: 16, 2: 12, 3: 13, 4: 14, 5: 15, 6: 18, 7: 21, 8: 10, 9: 10, 10: 10}
@@ -80,7 +81,7 @@ def test_the_inputs_are_the_card_locations_from_the_movers_seat_and_the_pile_sum
 
 def test_the_training_renamings_of_the_suits_are_the_positions_renamed():
     for p in random_positions(20, seed=1):
-        for perm in SUIT_PERMS:
+        for perm in SUIT_PERMUTATIONS:
             assert dense(position_row(p), perm) == dense(position_row(p.permute_suits(perm)))
 
 

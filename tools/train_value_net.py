@@ -48,7 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scopone.deal import deal  # noqa: E402
 from scopone.solver import make_backends  # noqa: E402
 from scopone.solver.driver import solve_with  # noqa: E402
-from scopone.solver.value_net import SUIT_PERMS, dense, position_row, targets  # noqa: E402
+from scopone.cards import SUIT_PERMUTATIONS  # noqa: E402
+from scopone.solver.value_net import dense, position_row, targets  # noqa: E402
 
 
 def _solve(args: tuple[int, int, str]) -> list[list[int]]:
@@ -91,8 +92,8 @@ def train(files: list[str], out: Path, hidden: tuple[int, int], epochs: int, see
     def wanted(rows: np.ndarray) -> np.ndarray:
         return np.array(targets(rows[:, :-1].tolist(), rows[:, -1].tolist()), dtype=np.float32)
 
-    x = np.concatenate([inputs(train_rows, p) for p in SUIT_PERMS])
-    y = np.concatenate([wanted(train_rows)] * len(SUIT_PERMS))
+    x = np.concatenate([inputs(train_rows, p) for p in SUIT_PERMUTATIONS])
+    y = np.concatenate([wanted(train_rows)] * len(SUIT_PERMUTATIONS))
     xt, yt = inputs(test_rows), wanted(test_rows)
     print(f"{len(x)} training rows, {len(xt)} held out; predicting the mean: "
           f"error {np.sqrt(((yt - y.mean()) ** 2).mean()):.3f}", flush=True)

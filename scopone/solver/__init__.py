@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..position import Position
 from .driver import (Backend, MoveValue, Proven, SolveProgress, SolveResult, StoppableBackend, TableBackend,
-                     best_line, solve_with)
+                     best_line, check_guess, solve_with)
 from .reference import INF, PythonSearch, SearchInterrupted, minimax
 
 if TYPE_CHECKING:
@@ -180,8 +180,7 @@ def solve(position: Position, mode: str = "all", *, engine: str = "auto",
     ``net`` (the value network) or ``score`` (the score so far); the values are the
     same either way.
     """
-    if guess not in ("net", "score"):  # before any table is made
-        raise ValueError(f"guess must be net or score, not {guess!r}")
+    check_guess(guess)  # before any table is made
     if checkpoint is not None and (start is not None or on_proven is not None):
         raise ValueError("give a checkpoint, or start and on_proven, not both")
     backend, helpers = make_backends(position, engine, time_limit, memory_mb, use_tt, threads)

@@ -331,6 +331,18 @@ class _Bounds:
 Guess = Literal["net", "score"]
 
 
+def check_guess(guess: str) -> None:
+    """Refuse a first guess that is not one of :data:`Guess`.
+
+    >>> check_guess("oracle")
+    Traceback (most recent call last):
+    ...
+    ValueError: guess must be net or score, not 'oracle'
+    """
+    if guess not in ("net", "score"):
+        raise ValueError(f"guess must be net or score, not {guess!r}")
+
+
 def _guess(pos: Position, kind: Guess = "net") -> int:
     """MTD(f)'s first guess of ``pos``'s value (see :data:`Guess`).
 
@@ -400,8 +412,7 @@ def solve_with(backend: Backend, pos: Position, mode: Mode = "all", line: bool =
     """
     if mode not in ("best", "optimal", "all"):
         raise ValueError(f"mode must be best, optimal or all, not {mode!r}")
-    if guess not in ("net", "score"):
-        raise ValueError(f"guess must be net or score, not {guess!r}")
+    check_guess(guess)
     run = _Solve(backend, pos, mode, on_progress, helpers, start, on_proven, guess)
     try:
         return run.run(line, bracket)

@@ -39,15 +39,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
+from ..cards import DENARI_MASK, FULL_DECK, cards_of, permute_suits
 from ..position import Position
 from ..rules import Rules
+from ..scoring import primiera_by_suit
 
 WEIGHTS = Path(__file__).resolve().parent / "data" / "value_net.npz"
-FULL_DECK = (1 << 40) - 1
-#: primiera values by rank index (Ace .. Re)
-PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
-#: the 3 x 2 suit permutations that leave Denari in place (training augments with them)
-SUIT_PERMS = [(0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 1, 3), (0, 2, 3, 1), (0, 3, 1, 2), (0, 3, 2, 1)]
 N_FEATURES = 309
 #: where the summaries begin, after 7 x 40 card places and the last capturer's two and the bias
 N_PLACES = 280
@@ -68,17 +65,9 @@ def position_row(pos: Position) -> list[int]:
     return [*pos.hands, pos.table, pos.piles[0], pos.piles[1], pos.scope[0], pos.scope[1], pos.to_move, last]
 
 
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(40) if mask >> c & 1]
-
-
-def _permute(mask: int, perm: Sequence[int]) -> int:
-    return sum(1 << (4 * (c >> 2) + perm[c & 3]) for c in _cards(mask))
-
-
 def features(row: Sequence[int], perm: Sequence[int] | None = None) -> tuple[list[int], list[tuple[int, float]]]:
     """The network's inputs for one position row, the non-Denari suits renamed by
-    ``perm`` (training): the indices of the inputs that are 1 (a card's place, the
+    ``perm`` (training, one of ``cards.SUIT_PERMUTATIONS``): the indices of the inputs that are 1 (a card's place, the
     last capturer, the bias) and the (index, value) of the summaries; every
     other input of the N_FEATURES is 0.  Pure Python, so that a guess needs no
     numpy (its import would cost a one-off solve more than the guess saves).
@@ -88,13 +77,13 @@ def features(row: Sequence[int], perm: Sequence[int] | None = None) -> tuple[lis
     >>> len(ones), len(rest)
     (42, 26)
     """
-    masks = [_permute(m, perm) if perm else m for m in row[:7]]
+    masks = [permute_suits(m, perm) if perm else m for m in row[:7]]
     mover, last = row[9], row[10]
     team = mover & 1
     own, other = masks[5 + team], masks[6 - team]
     ones = []
     for place, mask in enumerate([masks[(mover + off) & 3] for off in range(4)] + [masks[4], own, other]):
-        ones += [40 * place + c for c in _cards(mask)]
+        ones += [40 * place + c for c in cards_of(mask)]
     if last == team:
         ones.append(N_PLACES)
     elif last >= 0:
@@ -104,14 +93,10 @@ def features(row: Sequence[int], perm: Sequence[int] | None = None) -> tuple[lis
     rest: list[float] = []
     counts = []
     for mask in (own, other, in_play):
-        cards = _cards(mask)
-        denari = sum(1 for c in cards if c & 3 == 0)
-        counts.append((len(cards), denari))
-        rest += [len(cards) / 20, denari / 5]
-        best = [0, 0, 0, 0]
-        for c in cards:
-            best[c & 3] = max(best[c & 3], PRIMIERA[c >> 2])
-        rest += [b / 21 for b in best]
+        cards, denari = mask.bit_count(), (mask & DENARI_MASK).bit_count()
+        counts.append((cards, denari))
+        rest += [cards / 20, denari / 5]
+        rest += [b / 21 for b in primiera_by_suit(mask)]
     for k in (0, 1):  # the card and the Denari majorities: decided either way, and the lead
         a, b, r = counts[0][k], counts[1][k], counts[2][k]
         lead = (a - b) / math.sqrt(r + 1)
