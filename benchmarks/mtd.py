@@ -32,6 +32,7 @@ import argparse
 import statistics
 import sys
 from pathlib import Path
+from typing import get_args
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parent
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="endgames, e.g. 1,3 or 21-40 (default 1-20, the stored ones; others are dealt)")
     ap.add_argument("--offsets", default="", help="also each test alone at value + these offsets, e.g. --offsets=-1,0,1,2")
     ap.add_argument("--shifts", default="", help="also the driver with its first guess moved by these, e.g. --shifts=0,-1,1")
-    ap.add_argument("--guess", choices=("net", "score"), default="net",
+    ap.add_argument("--guess", choices=get_args(driver.Guess), default="net",
                     help="the first guess: the value network's (default) or the score so far")
     args = ap.parse_args(argv)
     offsets, shifts = ints(args.offsets), ints(args.shifts)

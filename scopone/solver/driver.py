@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Protocol, Sequence, runtime_checkable
+from typing import Callable, Literal, Protocol, Sequence, get_args, runtime_checkable
 
 from ..position import Move, Position
 from ..scoring import Score
@@ -339,8 +339,8 @@ def check_guess(guess: str) -> None:
     ...
     ValueError: guess must be net or score, not 'oracle'
     """
-    if guess not in ("net", "score"):
-        raise ValueError(f"guess must be net or score, not {guess!r}")
+    if guess not in get_args(Guess):
+        raise ValueError(f"guess must be {' or '.join(get_args(Guess))}, not {guess!r}")
 
 
 def _guess(pos: Position, kind: Guess = "net") -> int:
