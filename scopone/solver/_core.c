@@ -20,8 +20,10 @@
  * The parts, by job (one translation unit: this file includes them once):
  * solver.h (types, options), bits.h (tables, bit tricks), score.h (scoring,
  * what the piles decide), moves.h (generation, make/unmake, ordering),
- * bounds.h (quick sure bounds), table.h (transposition table), search.h
- * (the alpha-beta searches); this file is the CPython binding.
+ * bounds.h (quick sure bounds), table.h (the tables), node.h (what every
+ * search node shares), lastround.h (the last round and the outcome table),
+ * plain.h (the plain search of the last cards), search.h (the search with
+ * the table above them); this file is the CPython binding.
  */
 
 #include "search.h"

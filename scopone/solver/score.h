@@ -115,7 +115,7 @@ static uint64_t canon_primiera(const Solver *S, const int a[4], const int b[4], 
 /*
  * The points a category can still end at for team A: lo with every card still
  * in play going to team B, hi with every one going to A (lo == hi: decided).
- * Shared by decided() and the plain search's narrowing (search.h).
+ * Shared by decided() and the plain search's narrowing (node.h).
  */
 typedef struct { int lo, hi; } Span;
 
