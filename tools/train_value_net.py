@@ -31,8 +31,8 @@ cores::
 the weights do not: the rounding of the matrix library's sums grows through the
 epochs, and a training run on 7 December 2026 gave weights up to 1.7 from the
 shipped ones, guesses off by 31 points in all on the 60 benchmark endgames
-(the shipped weights: 28) and 0.5% fewer nodes there (docs/solver-notebook.md, "A nineteenth session").  "A seventeenth
-session" has what the network saves.
+(the shipped weights: 28) and 0.5% fewer nodes there (docs/solver-notebook.md,
+"A nineteenth session").  "A seventeenth session" has what the network saves.
 """
 
 from __future__ import annotations
