@@ -367,9 +367,9 @@ class CoreBackend:
         >>> pos = deal(seed=1, cards_per_hand=4)  # the table keeps positions of 11 cards and more
         >>> a, b = CoreBackend(pos.rules), CoreBackend(pos.rules)
         >>> a.search(pos, -99, 99), len(a.table_entries(1000)) // 32
-        (-6, 188)
+        (-6, 201)
         >>> b.load_table_entries(a.table_entries(1000)), len(a.table_entries(5)) // 32
-        (188, 5)
+        (201, 5)
         """
         return self._solver.table_entries(max_entries=max_entries)
 
