@@ -38,7 +38,7 @@ def test_two_runs_of_one_build_agree_and_each_names_its_own_core(capsys):
     assert mod.main([build, build, "--n", "4", "--seeds", "1", "--rounds", "1"]) == 0
     assert "paired ratio" in capsys.readouterr().out
     # every other round runs the builds in reverse order
-    assert mod.main([build, f"{build}:plain", "--n", "4", "--seeds", "1", "--rounds", "2"]) == 0
+    assert mod.main([build, f"{build}:plain", "--n", "4", "--seeds", "1", "--rounds", "2", "--per-round"]) == 0
     rounds = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith("round ")]
     assert rounds == [f"round 1/2  {build}", f"round 1/2  {build}:plain",
                       f"round 2/2  {build}:plain", f"round 2/2  {build}"]
@@ -54,6 +54,34 @@ def test_two_runs_of_one_build_agree_and_each_names_its_own_core(capsys):
     both = mod.run_build(build, 4, "1,2", mode="all")
     assert f"{both['nodes']:,}" in out.split("paired per endgame")[1].splitlines()[2]
     assert both["nodes"] > mod.run_build(build, 4, "1,2")["nodes"]  # mode all searches more than best
+
+
+def test_builds_pair_per_endgame_by_default_and_show_the_median_endgame(capsys):
+    # without --per-round every build solves an endgame before the next starts; the median
+    # endgame column is the median of the times printed per endgame (one round here), and
+    # the first build's ratio to itself is 1
+    import re
+    import statistics
+
+    build = str(Path(core.__file__).resolve().parents[2])
+    mod = _builds()
+    assert mod.main([build, f"{build}:plain", "--n", "4", "--seeds", "1-3", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "paired per endgame" in out
+    times: dict[str, list[float]] = {}
+    for line in out.splitlines():
+        m = re.match(r"round 1/1 endgame \d+  (\S+): ([\d.]+) s", line)
+        if m:
+            times.setdefault(m[1], []).append(float(m[2]))
+    assert {b: len(t) for b, t in times.items()} == {build: 3, f"{build}:plain": 3}
+    table = out.split("paired per endgame")[1].splitlines()
+    assert "med. endgame" in table[1]
+    for row, b in zip(table[2:4], (build, f"{build}:plain")):
+        fields = row.split()
+        assert fields[0] == b
+        # build, core, isa, min, median, nodes, paired ratio, median endgame, its ratio
+        assert fields[7] == f"{statistics.median(times[b]):.2f}"
+    assert table[2].split()[8] == "1.000"
 
 
 def test_a_directory_without_a_built_core_is_refused(tmp_path):
