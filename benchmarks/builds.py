@@ -165,15 +165,16 @@ def _run_child(spec: str, command: list[str]) -> dict:
     return json.loads(out.stdout)
 
 
-def print_counts(builds: list[str], rows: dict[str, dict], n: int, seeds: str, mode: str) -> None:
-    """The table of --instructions: each build's counts, and its instructions against the first build's."""
+def print_counts(builds: list[str], rows: list[dict], n: int, seeds: str, mode: str) -> None:
+    """The table of --instructions: each build's counts (rows, in the order of builds), and its
+    instructions against the first build's."""
     print(f"\n{n} cards, endgames {seeds}, mode {mode}; one thread under callgrind, the core's search only "
           f"(counts that repeat)")
     print(f"{'build':<34} {'core':<12} {'nodes':>13} {'instructions':>16} {'a node':>7} {'mispredicted':>13} "
           f"{'a node':>7} {'L1 misses':>12} {'ratio':>6}")
-    base = rows[builds[0]]
-    for b in builds:
-        r, c = rows[b], rows[b]["counts"]
+    base = rows[0]
+    for b, r in zip(builds, rows):
+        c = r["counts"]
         nodes = max(r["nodes"], 1)
         same = "" if r["values"] == base["values"] else "  VALUES DIFFER"
         print(f"{b:<34} {Path(r['core']).name.split('.')[0][:12]:<12} {r['nodes']:>13,} {c['instructions']:>16,} "
@@ -212,28 +213,31 @@ def main(argv=None) -> int:
             ap.error("--instructions counts one thread only")
         if not shutil.which("valgrind"):
             raise SystemExit("builds.py: --instructions needs valgrind on the PATH (apt-get install valgrind)")
-        counted = {}
+        counted = []
         for b in args.builds:
-            counted[b] = run_build(b, args.n, seeds, 1, args.mode, count=True)
-            print(f"{b}: {counted[b]['counts']['instructions']:,} instructions, {counted[b]['nodes']:,} nodes",
+            counted.append(run_build(b, args.n, seeds, 1, args.mode, count=True))
+            print(f"{b}: {counted[-1]['counts']['instructions']:,} instructions, {counted[-1]['nodes']:,} nodes",
                   flush=True)
         print_counts(args.builds, counted, args.n, seeds, args.mode)
         return 0
     # the units paired: the whole set of endgames per round, or each endgame alone
     units = [str(s) for s in args.seeds] if args.per_endgame else [seeds]
-    rows: dict[str, list[dict]] = {b: [] for b in args.builds}
+    # each build's runs by its place in the command (a build may be named twice)
+    rows: list[list[dict]] = [[] for _ in args.builds]
     k = 0
     for r in range(args.rounds):
         for unit in units:
             # every other run in reverse order, so that a bias of the place in a run
             # (seen: a few percent at 6 cards) falls on each build alike
-            for b in args.builds if k % 2 == 0 else args.builds[::-1]:
+            order = range(len(args.builds))
+            for j in order if k % 2 == 0 else reversed(order):
+                b = args.builds[j]
                 got = run_build(b, args.n, unit, args.threads, args.mode)
-                rows[b].append(got)
+                rows[j].append(got)
                 where = f"round {r + 1}/{args.rounds}" + (f" endgame {unit}" if args.per_endgame else "")
                 print(f"{where}  {b}: {got['seconds']:.2f} s, {got['nodes']:,} nodes", flush=True)
             k += 1
-    base = rows[args.builds[0]]
+    base = rows[0]
     what = "one thread, CPU" if args.threads == 1 else f"{args.threads} threads, wall-clock"
     paired = "endgame" if args.per_endgame else "round"
     print(f"\n{args.n} cards, endgames {seeds}, {args.rounds} rounds, mode {args.mode}; {what} seconds per round; "
@@ -241,29 +245,24 @@ def main(argv=None) -> int:
     print(f"{'build':<34} {'core':<12} {'isa':<10} {'min':>7} {'median':>7} {'nodes':>14} {'paired ratio':>13} "
           f"{'med. endgame':>13} {'its ratio':>9}  ratios")
     u = len(units)
-
-    def median_endgame(b: str) -> str:
-        # the median over the rounds of each round's median endgame, and its ratio to the first
-        # build's (none with --per-round: a round's one time covers every endgame)
-        if not args.per_endgame:
-            return f"{'-':>13} {'-':>9}"
-        m = [statistics.median(statistics.median(x["seconds"] for x in rows[c][i:i + u])
-                               for i in range(0, len(rows[c]), u)) for c in (b, args.builds[0])]
-        return f"{m[0]:13.2f} {m[0] / m[1]:9.3f}"
-
-    for b in args.builds:
-        # per round: the sums over its units (one unit with --per-round)
-        per_round = [rows[b][i:i + u] for i in range(0, len(rows[b]), u)]
+    # each build's runs, round by round (one unit a round with --per-round)
+    rounds = [[runs[i:i + u] for i in range(0, len(runs), u)] for runs in rows]
+    # the median over the rounds of each round's median endgame (none with --per-round: a
+    # round's one time covers every endgame)
+    med = [statistics.median(statistics.median(x["seconds"] for x in rnd) for rnd in per_round)
+           for per_round in rounds] if args.per_endgame else []
+    for j, b in enumerate(args.builds):
+        per_round = rounds[j]
         secs = [sum(x["seconds"] for x in rnd) for rnd in per_round]
         nodes = sum(x["nodes"] for x in per_round[0])
         values = [v for x in per_round[0] for v in x["values"]]
         base_values = [v for x in base[:u] for v in x["values"]]
-        ratios = sorted(x["seconds"] / y["seconds"] for x, y in zip(rows[b], base))
+        ratios = sorted(x["seconds"] / y["seconds"] for x, y in zip(rows[j], base))
         same = "" if values == base_values else "  VALUES DIFFER"
-        print(f"{b:<34} {Path(rows[b][0]['core']).name.split('.')[0][:12]:<12} "
-              f"{rows[b][0]['isa'][:10]:<10} {min(secs):7.2f} "
-              f"{statistics.median(secs):7.2f} {nodes:>14,} {statistics.median(ratios):13.3f} "
-              f"{median_endgame(b)}  "
+        its = f"{med[j]:13.2f} {med[j] / med[0]:9.3f}" if med else f"{'-':>13} {'-':>9}"
+        print(f"{b:<34} {Path(rows[j][0]['core']).name.split('.')[0][:12]:<12} "
+              f"{rows[j][0]['isa'][:10]:<10} {min(secs):7.2f} "
+              f"{statistics.median(secs):7.2f} {nodes:>14,} {statistics.median(ratios):13.3f} {its}  "
               f"{' '.join(f'{x:.2f}' for x in ratios)}{same}")
     return 0
 

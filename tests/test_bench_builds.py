@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
+import statistics
 from pathlib import Path
 
 import pytest
@@ -60,9 +62,6 @@ def test_builds_pair_per_endgame_by_default_and_show_the_median_endgame(capsys):
     # without --per-round every build solves an endgame before the next starts; the median
     # endgame column is the median of the times printed per endgame (one round here), and
     # the first build's ratio to itself is 1
-    import re
-    import statistics
-
     build = str(Path(core.__file__).resolve().parents[2])
     mod = _builds()
     assert mod.main([build, f"{build}:plain", "--n", "4", "--seeds", "1-3", "--rounds", "1"]) == 0
@@ -82,6 +81,14 @@ def test_builds_pair_per_endgame_by_default_and_show_the_median_endgame(capsys):
         # build, core, isa, min, median, nodes, paired ratio, median endgame, its ratio
         assert fields[7] == f"{statistics.median(times[b]):.2f}"
     assert table[2].split()[8] == "1.000"
+    # a build named twice is two builds: each row has its own runs (one per endgame), and the
+    # nodes of both endgames as one run of the build finds them
+    assert mod.main([build, build, "--n", "4", "--seeds", "1-2", "--rounds", "1"]) == 0
+    table = capsys.readouterr().out.split("paired per endgame")[1].splitlines()
+    nodes = f"{mod.run_build(build, 4, '1,2')['nodes']:,}"
+    for row in table[2:4]:
+        fields = row.split()
+        assert fields[5] == nodes and len(fields) == 9 + 2  # two ratios: one per endgame
 
 
 def test_a_directory_without_a_built_core_is_refused(tmp_path):
