@@ -395,9 +395,10 @@ def test_partition_agrees_at_seven_cards_with_the_table_nodes_region(threads):
     pos = deal(seed=91003, rules=Rules(), cards_per_hand=7, policy="random")
     backend, helpers = make_backends(pos, "c", threads=threads, options="all")
     v = solve_with(backend, pos, "best", line=False, helpers=helpers).value
-    # the region was there, in every thread (with hint's moves, 8 MiB), beside the plain search's
+    # the region was there, in every thread (2 MiB at 7 cards a hand, with hint's moves 4 MiB),
+    # beside the plain search's
     parts = [b.stats()["partition_memory_bytes"] for b in [backend, *helpers]]
-    assert parts == [cache_sized(1 << 19) + (8 << 20)] * threads
+    assert parts == [cache_sized(1 << 19) + (4 << 20)] * threads
     ref = CoreBackend(pos.rules, options="all-partition")
     assert ref.search(pos, v - 1, v) >= v and ref.search(pos, v, v + 1) <= v, pos.line()
 
@@ -597,7 +598,8 @@ def test_class_move_hints_change_the_order_not_the_values(seed):
     # hint keeps a move in the table nodes' class slots, which exist from 25 cards in hand at
     # the root (so the option sets above, on smaller endgames, never store one): at 7 cards the
     # value must be the one found without it, with hints taken (so the search differs), and
-    # their 4 MB counted in the class table's memory
+    # their 2 MB (as many bytes as the region holds: 2 MB up to 7 cards a hand) counted in the
+    # class table's memory
     rules = RULES[seed % len(RULES)]
     pos = endgame(seed, rules, 7)
     got = {}
@@ -607,7 +609,7 @@ def test_class_move_hints_change_the_order_not_the_values(seed):
     (with_hints, on), (without, off) = got["all"], got["all-hint"]
     assert with_hints == without
     assert on["hint_hits"] > 0 and off["hint_hits"] == 0 and on["nodes"] != off["nodes"]
-    assert on["partition_memory_bytes"] - off["partition_memory_bytes"] == 4 << 20
+    assert on["partition_memory_bytes"] - off["partition_memory_bytes"] == 2 << 20
 
 
 def ordering_runs(rules: Rules, option: str, counter: str, seed0: int) -> tuple[list[int], int]:
@@ -777,16 +779,19 @@ def test_small_tables_are_reported():
 
 
 def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
-    # from 7 cards a hand the table nodes' class entries get 4 MiB of their own beside the
-    # plain search's region (P: half the L2 cache, 512 KiB to 2 MiB), and hint's moves as much
-    # again; a small memory bound keeps the whole within a quarter of it (16 MiB: P + 1 MiB +
-    # 1 MiB, or P + 2 MiB without hint) but not below 2^16 entries of 8 bytes a region (1 MiB:
-    # no region of the table nodes, and 512 KiB for the plain search's, over the quarter).
+    # from 7 cards a hand the table nodes' class entries get a region of their own beside the
+    # plain search's (P: half the L2 cache, 512 KiB to 2 MiB): 2 MiB at 7 cards a hand, 4 MiB
+    # from 8, and hint's moves as much again; a small memory bound keeps the whole within a
+    # quarter of it (16 MiB: P + 1 MiB + 1 MiB, or P + 2 MiB without hint) but not below 2^16
+    # entries of 8 bytes a region (1 MiB: no region of the table nodes, and 512 KiB for the
+    # plain search's, over the quarter).
     # (A window just below the value limit: a quick search, after the tables are made.)
-    six, seven = endgame(43, Rules(), 6), endgame(43, Rules(), 7)
+    six, seven, eight = endgame(43, Rules(), 6), endgame(43, Rules(), 7), endgame(43, Rules(), 8)
     plain = cache_sized(1 << 19)
-    for pos, memory_mb, options, expected in ((six, 64, "all", plain), (seven, 64, "all", plain + (8 << 20)),
-                                              (seven, 64, "all-hint", plain + (4 << 20)),
+    for pos, memory_mb, options, expected in ((six, 64, "all", plain), (seven, 64, "all", plain + (4 << 20)),
+                                              (seven, 64, "all-hint", plain + (2 << 20)),
+                                              (eight, 64, "all", plain + (8 << 20)),
+                                              (eight, 64, "all-hint", plain + (4 << 20)),
                                               (seven, 16, "all", plain + (2 << 20)),
                                               (seven, 16, "all-hint", plain + (2 << 20)),
                                               (seven, 1, "all", 1 << 19)):

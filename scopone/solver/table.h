@@ -372,6 +372,12 @@ static size_t cache_sized_bytes(size_t fixed, size_t least) {
                               * all's searches of a 7-card root's moves (27) have it too (paired: 7.3%
                               * fewer nodes, 0.96 the time) */
 #endif
+#ifndef PARTITION_HI_SMALL_ROOT
+#define PARTITION_HI_SMALL_ROOT 28 /* up to this many cards in hands at the root (7 a hand), half the region:
+                                    * 0.983 the time in two runs at 7 cards on the Intel host, 1.005 on the
+                                    * AMD one; at 8 cards the region of 4 MB pays (notebook, "A twenty-second
+                                    * session") */
+#endif
 #ifndef PARTITION_MIN
 #define PARTITION_MIN 6 /* OPT_PARTITION: the fewest cards left where the abstract table is used */
 #endif
@@ -562,6 +568,7 @@ static int alloc_tt(Solver *S) {
          * with OPT_HINT each of its slots is followed by its class's move (as many bytes again) */
         int hint = (OPTS(S) & OPT_HINT) != 0;
         size_t hi = S->cards_left >= PARTITION_HI_ROOT ? PARTITION_HI_BYTES : 0;
+        if (S->cards_left <= PARTITION_HI_SMALL_ROOT && hi / 2 >= least) hi /= 2;
         while (hi && bytes + (hi << hint) > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
         S->at_hint = hi && hint;
         size_t hints = S->at_hint ? hi : 0;
