@@ -364,7 +364,8 @@ static size_t cache_sized_bytes(size_t fixed, size_t least) {
 }
 
 #ifndef PARTITION_HI_BYTES
-#define PARTITION_HI_BYTES (4u << 20) /* the table nodes' region of the class table (0: none): 2^19 entries */
+#define PARTITION_HI_BYTES (4u << 20) /* the table nodes' region of the class table (0: none): 2^19 entries
+                                       * (half that for roots up to PARTITION_HI_SMALL_ROOT cards) */
 #endif
 #ifndef PARTITION_HI_ROOT
 #define PARTITION_HI_ROOT 25 /* the fewest cards in hands at the root for that region: measured slower
@@ -374,9 +375,9 @@ static size_t cache_sized_bytes(size_t fixed, size_t least) {
 #endif
 #ifndef PARTITION_HI_SMALL_ROOT
 #define PARTITION_HI_SMALL_ROOT 28 /* up to this many cards in hands at the root (7 a hand), half the region:
-                                    * 0.983 the time in two runs at 7 cards on the Intel host, 1.005 on the
-                                    * AMD one; at 8 cards the region of 4 MB pays (notebook, "A twenty-second
-                                    * session") */
+                                    * 0.982-0.983 the time in three runs at 7 cards on the Intel host, 1.005
+                                    * on the AMD one; at 8 cards the whole region pays (notebook, "A
+                                    * twenty-second session") */
 #endif
 #ifndef PARTITION_MIN
 #define PARTITION_MIN 6 /* OPT_PARTITION: the fewest cards left where the abstract table is used */
@@ -567,8 +568,9 @@ static int alloc_tt(Solver *S) {
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none;
          * with OPT_HINT each of its slots is followed by its class's move (as many bytes again) */
         int hint = (OPTS(S) & OPT_HINT) != 0;
-        size_t hi = S->cards_left >= PARTITION_HI_ROOT ? PARTITION_HI_BYTES : 0;
-        if (S->cards_left <= PARTITION_HI_SMALL_ROOT && hi / 2 >= least) hi /= 2;
+        size_t hi = S->cards_left < PARTITION_HI_ROOT         ? 0
+                    : S->cards_left <= PARTITION_HI_SMALL_ROOT ? PARTITION_HI_BYTES / 2
+                                                               : PARTITION_HI_BYTES;
         while (hi && bytes + (hi << hint) > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
         S->at_hint = hi && hint;
         size_t hints = S->at_hint ? hi : 0;
