@@ -375,21 +375,14 @@ def cache_sized(least):
     return size
 
 
-#: the class table's region of the plain nodes with 6 cards left or fewer (table.h,
-#: PARTITION_NEAR_BYTES): 2^13 entries of 8 bytes, on top of the plain region whatever the bound,
-#: for roots of up to 7 cards a hand (none from 8)
-NEAR = 64 << 10
-
-
 def test_the_plain_searchs_tables_take_half_the_second_level_cache():
     # the class table's plain region (no table nodes' region below 25 cards in hand at the
-    # root; the near region beside it) and the outcome table, each half a core's L2 cache (the
-    # rule worked out above)
+    # root) and the outcome table, each half a core's L2 cache (the rule worked out above)
     pos = deal(seed=91003, rules=Rules(), cards_per_hand=6, policy="random")
     backend, _ = make_backends(pos, "c", threads=1, options="all")
     solve_with(backend, pos, "best", line=False)
     st = backend.stats()
-    assert st["partition_memory_bytes"] == cache_sized(1 << 19) + NEAR
+    assert st["partition_memory_bytes"] == cache_sized(1 << 19)
     assert st["outcome_memory_bytes"] == cache_sized(1 << 17)
     assert cache_sized(1 << 19) in (1 << 19, 1 << 20, 2 << 20)
 
@@ -405,7 +398,7 @@ def test_partition_agrees_at_seven_cards_with_the_table_nodes_region(threads):
     # the region was there, in every thread (2 MiB at 7 cards a hand, with hint's moves 4 MiB),
     # beside the plain search's
     parts = [b.stats()["partition_memory_bytes"] for b in [backend, *helpers]]
-    assert parts == [cache_sized(1 << 19) + (4 << 20) + NEAR] * threads
+    assert parts == [cache_sized(1 << 19) + (4 << 20)] * threads
     ref = CoreBackend(pos.rules, options="all-partition")
     assert ref.search(pos, v - 1, v) >= v and ref.search(pos, v, v + 1) <= v, pos.line()
 
@@ -773,7 +766,7 @@ def test_small_tables_are_reported():
         backend = CoreBackend(pos.rules, memory_mb=64, options=options)
         solve_with(backend, pos, "best", line=False)
         st = backend.stats()
-        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == cache_sized(1 << 19) + NEAR
+        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == cache_sized(1 << 19)
         assert st["outcome_memory_bytes"] == cache_sized(1 << 17)
     backend = CoreBackend(pos.rules, memory_mb=64, options="all-outcomes")
     solve_with(backend, pos, "best", line=False)
@@ -781,7 +774,7 @@ def test_small_tables_are_reported():
     backend = CoreBackend(pos.rules, memory_mb=1, options="all+smalltt")
     solve_with(backend, pos, "best", line=False)
     st = backend.stats()
-    assert 0 < st["small_memory_bytes"] <= 1 << 18 and st["partition_memory_bytes"] == (1 << 19) + NEAR
+    assert 0 < st["small_memory_bytes"] <= 1 << 18 and st["partition_memory_bytes"] == 1 << 19
     assert 0 < st["outcome_memory_bytes"] <= 1 << 18
 
 
@@ -791,8 +784,7 @@ def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
     # from 8, and hint's moves as much again; a small memory bound keeps the whole within a
     # quarter of it (16 MiB: P + 1 MiB + 1 MiB, or P + 2 MiB without hint) but not below 2^16
     # entries of 8 bytes a region (1 MiB: no region of the table nodes, and 512 KiB for the
-    # plain search's, over the quarter); the near region (NEAR) comes on top of them all up to 7
-    # cards a hand, and there is none from 8.
+    # plain search's, over the quarter).
     # (A window just below the value limit: a quick search, after the tables are made.)
     six, seven, eight = endgame(43, Rules(), 6), endgame(43, Rules(), 7), endgame(43, Rules(), 8)
     plain = cache_sized(1 << 19)
@@ -806,8 +798,7 @@ def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
         backend = CoreBackend(pos.rules, memory_mb=memory_mb, options=options)
         lim = pos.value_limit()
         assert backend.search(pos, lim - 3, lim - 2) <= lim - 3
-        near = NEAR if pos is not eight else 0
-        assert backend.stats()["partition_memory_bytes"] == expected + near, (bin(pos.hands[0]).count("1"), memory_mb)
+        assert backend.stats()["partition_memory_bytes"] == expected, (bin(pos.hands[0]).count("1"), memory_mb)
 
 
 def _corpus():

@@ -229,10 +229,8 @@ typedef struct {
  * One 64-bit word: bits 0-5 lo + ABOUND_MID and bits 6-11 ABOUND_MID - hi (0: no bound, so a
  * zeroed entry holds none; bounds beyond +-30 are not kept), bits 12-22 the piles' state the bounds
  * were proven for (OPT_PDOM; 0 without it), bits 23-63 the key's (its low bits are the slot, and a
- * region has 2^16 slots at least, so slot and word hold 57 bits of the key; the near region of the
- * plain nodes with the fewest cards left 2^13, 54 bits: in either, a probe of a slot that holds
- * another class takes it for its own only if the word's 41 bits agree, 2^-41).  8 bytes an entry:
- * the plain search's region takes half of a 1 MB L2 cache.
+ * region has 2^16 slots at least, so slot and word hold 57 bits of the key).  8 bytes an entry: the
+ * plain search's region takes half of a 1 MB L2 cache.
  *
  * OPT_PDOM: the piles' state is the lead of team A in the card majority (6 bits) and in the Denari
  * majority (5 bits), each as lead_ordinal gives it, an ordinal that grows with A's lead.  Positions
@@ -353,7 +351,6 @@ typedef struct {
     void *at_raw;
     int at_hint;      /* OPT_HINT: the table nodes' region holds pairs (class entry, move); 0 if it has none */
     uint64_t at_mask, at_hi_mask;
-    AEntry *at_near;  /* OPT_PARTITION: the region of the plain nodes with PARTITION_NEAR_LEFT cards left or fewer */
     size_t at_bytes;
     uint64_t at_hits, at_stores, etc_cuts, hint_hits, shallow_orders;
     uint64_t child_proven; /* OPT_CHILDREN: the moves it found proven to cut or to fail */

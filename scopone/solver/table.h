@@ -321,7 +321,7 @@ static void free_tables(Solver *S) {
     }
     free(S->tt_raw); S->tt_raw = NULL; S->tt = NULL; S->tt_bytes = 0; S->tt_entries = 0;
     free(S->tt2_raw); S->tt2_raw = NULL; S->tt2 = NULL; S->tt2_bytes = 0; S->tt2_mask = 0;
-    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_near = NULL; S->at_hint = 0; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
+    free(S->at_raw); S->at_raw = NULL; S->at = NULL; S->at_hint = 0; S->at_mask = 0; S->at_hi_mask = 0; S->at_bytes = 0;
     free(S->st_raw); S->st_raw = NULL; S->st = NULL; S->st_mask = 0; S->st_bytes = 0;
     free(S->ot_raw); S->ot_raw = NULL; S->ot = NULL; S->ot_mask = 0; S->ot_bytes = 0;
 }
@@ -381,18 +381,6 @@ static size_t cache_sized_bytes(size_t fixed, size_t least) {
 #endif
 #ifndef PARTITION_MIN
 #define PARTITION_MIN 6 /* OPT_PARTITION: the fewest cards left where the abstract table is used */
-#endif
-#ifndef PARTITION_NEAR_LEFT
-#define PARTITION_NEAR_LEFT 6 /* OPT_PARTITION: the plain nodes with this many cards left or fewer keep their
-                               * class entries in a region of their own (0: none; abstract_slot_plain) */
-#endif
-#ifndef PARTITION_NEAR_BYTES
-#define PARTITION_NEAR_BYTES (64u << 10) /* its size: 2^13 entries (32 and 128 KB measured as good) */
-#endif
-#ifndef PARTITION_NEAR_ROOT
-#define PARTITION_NEAR_ROOT 28 /* up to this many cards in hands at the root (7 a hand) that region: at 8 a
-                                * hand it measured 1.020 and 1.076 the time (notebook, "A twenty-third
-                                * session") */
 #endif
 #ifndef PARTITION_ROOT
 #define PARTITION_ROOT 17 /* OPT_PARTITION: the fewest cards in hand at the root for the table (more than
@@ -522,19 +510,9 @@ static inline int astate_pen(int s, int es, int odd) {
            lead_pen(s >> ASTATE_CARDS_BITS, es >> ASTATE_CARDS_BITS, ASTATE_DENARI_TOP, odd >> 1);
 }
 
-/* OPT_PARTITION: the plain search's slot of ak (abstract_slot's for a node of the plain search:
- * worked out once a node, not at each use).  The nodes with PARTITION_NEAR_LEFT cards left or fewer
- * have a small region of their own (at_near), which stays in the second-level cache: they are the
- * most numerous class probes and the cheapest subtrees, and their entries are met again close by
- * in the search, so a few thousand slots keep their hits, and the plain region keeps the bigger
- * subtrees' entries: the same nodes with a 64 KB region as with none.  On a host with 512 KB of
- * second-level cache a core, 0.963, 0.969 and 0.983 the time at 7 cards, paired, in three runs;
- * from 8 cards a hand none (PARTITION_NEAR_ROOT; notebook, "A twenty-third session"). */
-static inline AEntry *abstract_slot_plain(const Solver *S, uint64_t ak) {
-    if (S->cards_left <= PARTITION_NEAR_LEFT && S->at_near)
-        return S->at_near + (ak & (PARTITION_NEAR_BYTES / sizeof(AEntry) - 1));
-    return S->at + (ak & S->at_mask);
-}
+/* OPT_PARTITION: the plain search's slot of ak (abstract_slot's for a node of the plain search,
+ * whose region is always the first: worked out once a node, not at each use) */
+static inline AEntry *abstract_slot_plain(const Solver *S, uint64_t ak) { return S->at + (ak & S->at_mask); }
 
 /* OPT_PARTITION: the entry of the abstract key ak (its slot: abstract_slot's) in *e; 0 if none */
 static inline int abstract_probe(const AEntry *slot, uint64_t ak, AEntry *e) {
@@ -596,15 +574,11 @@ static int alloc_tt(Solver *S) {
         while (hi && bytes + (hi << hint) > S->tt_limit_bytes / 4) hi = hi / 2 >= least ? hi / 2 : 0;
         S->at_hint = hi && hint;
         size_t hints = S->at_hint ? hi : 0;
-        /* the near region last, on top of the memory bound as the plain region is */
-        size_t near = PARTITION_NEAR_LEFT >= PARTITION_MIN && S->cards_left <= PARTITION_NEAR_ROOT
-                          ? PARTITION_NEAR_BYTES : 0;
-        S->at = (AEntry *)table_alloc(bytes + hi + hints + near, &S->at_raw);
+        S->at = (AEntry *)table_alloc(bytes + hi + hints, &S->at_raw);
         if (!S->at) { PyErr_NoMemory(); return -1; }
         S->at_mask = bytes / sizeof(AEntry) - 1;
         S->at_hi_mask = hi ? hi / sizeof(AEntry) - 1 : 0;
-        S->at_near = near ? S->at + (bytes + hi + hints) / sizeof(AEntry) : NULL;
-        S->at_bytes = bytes + hi + hints + near;
+        S->at_bytes = bytes + hi + hints;
     }
     if ((OPTS(S) & OPT_SMALLTT) && (OPTS(S) & OPT_SMALL) && !S->st && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
