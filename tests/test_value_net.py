@@ -5,6 +5,8 @@ score so far on endgames it was not trained on."""
 from __future__ import annotations
 
 import random
+import sys
+from array import array
 
 import numpy as np
 import pytest
@@ -85,7 +87,8 @@ def test_the_training_renamings_of_the_suits_are_the_positions_renamed():
             assert dense(position_row(p), perm) == dense(position_row(p.permute_suits(perm)))
 
 
-def test_the_network_is_two_relu_layers_as_numpy_computes_them():
+@pytest.mark.parametrize("how", ["predict", "predict_reference"])
+def test_the_network_is_two_relu_layers_as_numpy_computes_them(how):
     rng = np.random.default_rng(3)
     shapes = ((309, 6), (6,), (6, 4), (4,), (4, 1), (1,))
     weights = [rng.normal(size=s).astype(np.float32) for s in shapes]
@@ -94,19 +97,64 @@ def test_the_network_is_two_relu_layers_as_numpy_computes_them():
     for p in random_positions(10, seed=4):
         x = np.array(dense(position_row(p)))
         want = np.maximum(np.maximum(x @ w1 + b1, 0) @ w2 + b2, 0) @ w3[:, 0] + b3[0]
-        assert net.predict(position_row(p)) == pytest.approx(want, rel=1e-5, abs=1e-5)
+        assert getattr(net, how)(position_row(p)) == pytest.approx(want, rel=1e-5, abs=1e-5)
+
+
+needs_core = pytest.mark.skipif(value_net._compiled_forward() is None, reason="the compiled core is not built")
+
+
+@needs_core
+def test_the_compiled_forward_pass_is_the_pure_python_one():
+    """The compiled core's sums are the reference's, in its order: the same float on the
+    shipped network and on random ones of other sizes."""
+    rng = np.random.default_rng(8)
+    nets = [_net()]
+    for h1, h2 in ((6, 4), (300, 1), (1, 40)):
+        shapes = ((309, h1), (h1,), (h1, h2), (h2,), (h2, 1), (1,))
+        nets.append(ValueNet([(s, rng.normal(size=s).astype(np.float32).ravel().tolist()) for s in shapes]))
+    for net in nets:
+        for p in random_positions(60, seed=11):
+            row = position_row(p)
+            got, want = net.predict(row), net.predict_reference(row)
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+            if sys.version_info < (3, 12):  # sum() of floats adds plainly until 3.12, as the core does
+                assert got == want
+
+
+def test_without_the_compiled_core_the_network_runs_in_python(monkeypatch):
+    monkeypatch.setattr(value_net, "_compiled_forward", lambda: None)
+    net, row = _net(), position_row(deal(seed=5, cards_per_hand=6))
+    assert net.predict(row) == net.predict_reference(row)
+
+
+@needs_core
+def test_the_compiled_forward_pass_refuses_what_does_not_fit():
+    forward = value_net._compiled_forward()
+    w = [array("f", [0.5] * n) for n in (12, 4, 8, 2, 2, 1)]  # 3 inputs, 4 and 2 units
+    # by hand: each first unit 0.5 + 0.5 + 0.5 + 0.5 * 0.5 = 1.75, each second 0.5 + 4 * 1.75 * 0.5 = 4
+    assert forward(*w, [0, 2], [(1, 0.5)]) == 0.5 + 2 * 4.0 * 0.5
+    with pytest.raises(ValueError, match="input 3 is not one of the 3 inputs"):
+        forward(*w, [3], [])
+    with pytest.raises(ValueError, match="input -1"):
+        forward(*w, [], [(-1, 1.0)])
+    with pytest.raises(ValueError, match="do not fit"):
+        forward(w[0], w[1], w[2], w[2], w[4], w[5], [], [])
+    with pytest.raises(ValueError, match="whole number of float32"):
+        forward(b"abc", *w[1:], [], [])
+    with pytest.raises(TypeError, match="pairs"):
+        forward(*w, [], [1])
+    with pytest.raises(TypeError):
+        forward(*w, ["x"], [])
 
 
 def test_the_weights_are_read_as_numpy_wrote_them():
     net = ValueNet.load()
     with np.load(WEIGHTS) as z:
-        w1, b1, w2, b2, w3, b3 = (z[f"arr_{i}"] for i in range(6))
-    assert w1.shape[0] == 309 and w3.shape[1] == 1
-    assert np.array_equal(np.array(net.rows1, dtype=np.float32), w1)
-    assert np.array_equal(np.array(net.cols2, dtype=np.float32), w2.T)
-    assert np.array_equal(np.array(net.b1, dtype=np.float32), b1)
-    assert np.array_equal(np.array(net.b2, dtype=np.float32), b2)
-    assert np.array_equal(np.array(net.w3, dtype=np.float32), w3[:, 0]) and np.float32(net.b3) == b3[0]
+        want = [z[f"arr_{i}"] for i in range(6)]
+    assert want[0].shape[0] == 309 and want[4].shape[1] == 1
+    assert net.shapes == (want[0].shape, want[2].shape)
+    for got, w in zip(net.arrays, want):
+        assert np.array_equal(np.frombuffer(got, dtype=np.float32), w.ravel())
 
 
 def test_a_file_that_is_not_the_network_is_refused(tmp_path):
@@ -157,7 +205,7 @@ def test_the_network_applies_to_the_standard_rules_and_a_whole_deck_only():
 
 def test_small_positions_keep_the_score_so_far_and_bigger_ones_round_the_networks_value():
     for seed in range(1, 6):
-        small, big = deal(seed=seed, cards_per_hand=5), deal(seed=seed, cards_per_hand=6)
+        small, big = deal(seed=seed, cards_per_hand=4), deal(seed=seed, cards_per_hand=5)
         assert small.cards_left() < MIN_CARDS <= big.cards_left()
         assert net_guess(small) == small.score().value
         assert isinstance(net_guess(big), int) and abs(net_guess(big) - _net().value(big)) <= 0.5

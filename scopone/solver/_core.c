@@ -27,6 +27,7 @@
  */
 
 #include "search.h"
+#include "net.h"
 
 /* ------------------------------------------------------------------ Python type */
 /* the search runs without the GIL: refuse a Solver that is searching (another thread, a signal handler) */
@@ -489,8 +490,90 @@ static int cpu_standard_ok(void) {
 #endif
 }
 
+/* ------------------------------------------------------------------ the value network */
+/* a float32 buffer's numbers, or -1 with an error naming it */
+static Py_ssize_t net_floats(Py_buffer *b, const char *name) {
+    if (b->len % (Py_ssize_t)sizeof(float)) {
+        PyErr_Format(PyExc_ValueError, "net_forward: %s holds %zd bytes, not a whole number of float32", name, b->len);
+        return -1;
+    }
+    return b->len / (Py_ssize_t)sizeof(float);
+}
+
+static PyObject *core_net_forward(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"w1", "b1", "w2", "b2", "w3", "b3", "ones", "rest", NULL};
+    Py_buffer buf[6];
+    PyObject *ones_obj, *rest_obj, *ones = NULL, *rest = NULL, *result = NULL;
+    long *idx = NULL;
+    double *val = NULL;
+    (void)self;
+    memset(buf, 0, sizeof buf);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "y*y*y*y*y*y*OO:net_forward", names, &buf[0], &buf[1], &buf[2],
+                                     &buf[3], &buf[4], &buf[5], &ones_obj, &rest_obj))
+        return NULL;
+    static const char *bnames[] = {"w1", "b1", "w2", "b2", "w3", "b3"};
+    Py_ssize_t n[6];
+    for (int i = 0; i < 6; i++)
+        if ((n[i] = net_floats(&buf[i], bnames[i])) < 0) goto done;
+    Py_ssize_t h1 = n[1], h2 = n[3];
+    if (h1 < 1 || h1 > NET_MAX_H1 || h2 < 1 || h2 > NET_MAX_H2 || n[0] % h1 || n[2] != h1 * h2 || n[4] != h2 ||
+        n[5] != 1) {
+        PyErr_Format(PyExc_ValueError, "net_forward: the layers' sizes do not fit (w1 %zd, b1 %zd, w2 %zd, b2 %zd, "
+                     "w3 %zd, b3 %zd numbers; at most %d and %d units)", n[0], n[1], n[2], n[3], n[4], n[5],
+                     NET_MAX_H1, NET_MAX_H2);
+        goto done;
+    }
+    Py_ssize_t n_in = n[0] / h1;
+    if (!(ones = PySequence_Fast(ones_obj, "net_forward: ones must be a sequence of input indices")) ||
+        !(rest = PySequence_Fast(rest_obj, "net_forward: rest must be a sequence of (index, value) pairs")))
+        goto done;
+    Py_ssize_t n_ones = PySequence_Fast_GET_SIZE(ones), n_rest = PySequence_Fast_GET_SIZE(rest);
+    idx = (long *)malloc(sizeof(long) * (size_t)(n_ones + n_rest + 1));
+    val = (double *)malloc(sizeof(double) * (size_t)(n_rest + 1));
+    if (!idx || !val) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < n_ones + n_rest; k++) {
+        PyObject *item = k < n_ones ? PySequence_Fast_GET_ITEM(ones, k) : NULL, *pair = NULL;
+        if (!item) {
+            pair = PySequence_Fast_GET_ITEM(rest, k - n_ones);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                PyErr_SetString(PyExc_TypeError, "net_forward: rest must be a sequence of (index, value) pairs");
+                goto done;
+            }
+            item = PyTuple_GET_ITEM(pair, 0);
+            val[k - n_ones] = PyFloat_AsDouble(PyTuple_GET_ITEM(pair, 1));
+            if (PyErr_Occurred()) goto done;
+        }
+        idx[k] = PyLong_AsLong(item);
+        if (idx[k] == -1 && PyErr_Occurred()) goto done;
+        if (idx[k] < 0 || idx[k] >= n_in) {
+            PyErr_Format(PyExc_ValueError, "net_forward: input %ld is not one of the %zd inputs", idx[k], n_in);
+            goto done;
+        }
+    }
+    const float *b3 = (const float *)buf[5].buf;
+    double out = net_forward((const float *)buf[0].buf, (const float *)buf[1].buf, (const float *)buf[2].buf,
+                             (const float *)buf[3].buf, (const float *)buf[4].buf, (double)b3[0], (size_t)h1,
+                             (size_t)h2, idx, (size_t)n_ones, idx + n_ones, val, (size_t)n_rest);
+    result = PyFloat_FromDouble(out);
+done:
+    free(idx);
+    free(val);
+    Py_XDECREF(ones);
+    Py_XDECREF(rest);
+    for (int i = 0; i < 6; i++)
+        if (buf[i].obj) PyBuffer_Release(&buf[i]);
+    return result;
+}
+
+static PyMethodDef core_functions[] = {
+    {"net_forward", (PyCFunction)(void (*)(void))core_net_forward, METH_VARARGS | METH_KEYWORDS,
+     "net_forward(w1, b1, w2, b2, w3, b3, ones, rest) -> float: the value network's output (value_net.ValueNet; "
+     "the weights as float32 buffers, ones the inputs that are 1, rest the (index, value) of the others not 0)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef coremodule = {
-    PyModuleDef_HEAD_INIT, CORE_STR(CORE_NAME), "Compiled search core of the Scopone solver.", -1, NULL,
+    PyModuleDef_HEAD_INIT, CORE_STR(CORE_NAME), "Compiled search core of the Scopone solver.", -1, core_functions,
 };
 
 PyMODINIT_FUNC CORE_INIT(CORE_NAME)(void) {

@@ -149,15 +149,18 @@ def _read_npz(path: Path) -> list[tuple[tuple[int, ...], array]]:
 
 class ValueNet:
     """Two ReLU layers over :func:`features`; weights as ``np.savez(W1, b1, W2, b2, W3, b3)``
-    (W1: inputs x 256, W2: 256 x 32, W3: 32 x 1)."""
+    (W1: inputs x 256, W2: 256 x 32, W3: 32 x 1).
+
+    :meth:`predict` runs in the compiled core (``net_forward``, a few microseconds)
+    where it is built, else in pure Python (:meth:`predict_reference`, about 2.5 ms),
+    the same sums in the same order."""
 
     def __init__(self, weights: Sequence[tuple[tuple[int, ...], Sequence[float]]]):
         (s1, w1), (_, b1), (s2, w2), (_, b2), (_, w3), (_, b3) = weights
-        h1, h2 = s1[1], s2[1]
-        self.rows1 = [list(w1[i * h1:(i + 1) * h1]) for i in range(s1[0])]  # one list per input
-        self.b1 = list(b1)
-        self.cols2 = [list(w2[j::h2]) for j in range(h2)]  # one list per unit of the second layer
-        self.b2, self.w3, self.b3 = list(b2), list(w3), float(b3[0])
+        self.shapes = (s1, s2)
+        # float32 buffers, as the file holds them: the compiled forward pass reads them in place
+        self.arrays = tuple(array("f", w) for w in (w1, b1, w2, b2, w3, b3))
+        self._lists = None
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> "ValueNet":
@@ -165,18 +168,38 @@ class ValueNet:
 
     def predict(self, row: Sequence[int]) -> float:
         """The network's output for one position row (the mover's team, less its
-        scope lead); the first layer adds only the rows of the inputs that are
-        not 0 (about 70 of 309)."""
+        scope lead).
+
+        >>> from scopone.deal import deal
+        >>> net, row = _net(), position_row(deal(seed=3, cards_per_hand=7))
+        >>> abs(net.predict(row) - net.predict_reference(row)) < 1e-9
+        True
+        """
+        forward = _compiled_forward()
+        if forward is None:
+            return self.predict_reference(row)
         ones, rest = features(row)
-        h = self.b1
+        return forward(*self.arrays, ones, rest)
+
+    def predict_reference(self, row: Sequence[int]) -> float:
+        """:meth:`predict` in pure Python: the first layer adds only the rows of the
+        inputs that are not 0 (about 70 of 309)."""
+        if self._lists is None:  # one list per input, one per unit of the second layer: laid out on first use
+            (s1, s2), (w1, b1, w2, b2, w3, b3) = self.shapes, self.arrays
+            h1, h2 = s1[1], s2[1]
+            self._lists = ([list(w1[i * h1:(i + 1) * h1]) for i in range(s1[0])], list(b1),
+                           [list(w2[j::h2]) for j in range(h2)], list(b2), list(w3), float(b3[0]))
+        rows1, b1, cols2, b2, w3, b3 = self._lists
+        ones, rest = features(row)
+        h = b1
         for i in ones:
-            h = [a + b for a, b in zip(h, self.rows1[i])]
+            h = [a + b for a, b in zip(h, rows1[i])]
         for i, v in rest:
             if v:
-                h = [a + v * b for a, b in zip(h, self.rows1[i])]
+                h = [a + v * b for a, b in zip(h, rows1[i])]
         h = [a if a > 0 else 0.0 for a in h]
-        out = self.b3
-        for col, b, w in zip(self.cols2, self.b2, self.w3):
+        out = b3
+        for col, b, w in zip(cols2, b2, w3):
             t = b + sum(map(float.__mul__, h, col))
             if t > 0:
                 out += t * w
@@ -193,6 +216,16 @@ def _net() -> ValueNet:
     return ValueNet.load()
 
 
+@lru_cache(maxsize=1)
+def _compiled_forward():
+    """The compiled core's ``net_forward``, or None where the core is not built."""
+    try:
+        from .core import _core
+    except ImportError:
+        return None
+    return getattr(_core, "net_forward", None) if _core is not None else None
+
+
 def applies(pos: Position) -> bool:
     """Whether the network was trained for ``pos``: the standard rules of play and
     scoring (how the cards were dealt and the game's target do not matter to one
@@ -203,12 +236,16 @@ def applies(pos: Position) -> bool:
             pos.piles[1]) == FULL_DECK
 
 
-#: the fewest cards left where the network guesses (from 6 cards a hand at a
-#: round's start): a guess takes about a millisecond of pure Python, and a 5-card
-#: solve about 4 ms, of which the guess would save less than it costs.  Measured
-#: on 6-, 7- and 8-card endgames; from 9 cards up to a whole deal it is trusted
-#: without measurement (a guess moves only where the tests start, never a value)
-MIN_CARDS = 21
+#: the fewest cards left where the network guesses (from 5 cards a hand, part of
+#: a round played).  Compiled (``net_forward``) a guess takes about 0.1 ms after
+#: the weights' one-off read (about 8 ms with the module's import): solving 40
+#: 5-card endgames in one process took 0.25 s against 0.34 s with the score so
+#: far (19% fewer nodes), 4-card endgames the same time either way, so the network
+#: starts where it pays.  A process that solves one 5-card position pays the 8 ms
+#: (docs/solver-notebook.md, "A twenty-fourth session").  From 9 cards up to a
+#: whole deal it is trusted without measurement (a guess moves only where the
+#: tests start, never a value)
+MIN_CARDS = 17
 
 
 def net_guess(pos: Position) -> int:
