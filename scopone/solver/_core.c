@@ -23,7 +23,8 @@
  * bounds.h (quick sure bounds), table.h (the tables), node.h (what every
  * search node shares), lastround.h (the last round and the outcome table),
  * plain.h (the plain search of the last cards), search.h (the search with
- * the table above them); this file is the CPython binding.
+ * the table above them), net.h (the value network's forward pass, MTD(f)'s
+ * first guess: not the search's); this file is the CPython binding.
  */
 
 #include "search.h"

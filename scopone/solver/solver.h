@@ -5,7 +5,7 @@
  * The core is one translation unit: _core.c includes these headers once each,
  * in the order of their dependencies (solver.h, bits.h, score.h, moves.h,
  * bounds.h, table.h, node.h, lastround.h, plain.h, search.h), so the compiler
- * inlines across them.
+ * inlines across them; and net.h, the value network's forward pass, apart.
  *
  * Measurements cited as (notebook, "...") are in docs/solver-notebook.md, in the part that opens with those words.
  */
