@@ -362,29 +362,28 @@ def test_partition_agrees_on_random_endgames():
 
 
 def cache_sized(least):
-    """The size the core gives the plain search's own tables (table.h, cache_sized_bytes): half a
-    core's second-level cache as a power of two from `least` to 2 MiB, 1 MiB if it is not known."""
+    """The size the core gives the plain search's own tables (table.h, cache_sized_bytes): a
+    quarter of a core's second-level cache as a power of two from `least` to 2 MiB, the cache
+    taken as 2 MiB if its size is not known."""
     # glibc's sysconf(_SC_LEVEL2_CACHE_SIZE), as the core reads it (Python's os.sysconf lacks the name)
     out = subprocess.run(["getconf", "LEVEL2_CACHE_SIZE"], capture_output=True, text=True).stdout.strip()
-    l2 = int(out) if out.isdigit() else -1
-    if l2 <= 0:
-        return 1 << 20
+    l2 = int(out) if out.isdigit() and int(out) > 0 else 2 << 20
     size = least
-    while size < (2 << 20) and size * 2 <= l2 // 2:
+    while size < (2 << 20) and size * 2 <= l2 // 4:
         size *= 2
     return size
 
 
-def test_the_plain_searchs_tables_take_half_the_second_level_cache():
+def test_the_plain_searchs_tables_take_a_quarter_of_the_second_level_cache():
     # the class table's plain region (no table nodes' region below 25 cards in hand at the
-    # root) and the outcome table, each half a core's L2 cache (the rule worked out above)
+    # root) and the outcome table, each a quarter of a core's L2 cache (the rule worked out above)
     pos = deal(seed=91003, rules=Rules(), cards_per_hand=6, policy="random")
     backend, _ = make_backends(pos, "c", threads=1, options="all")
     solve_with(backend, pos, "best", line=False)
     st = backend.stats()
-    assert st["partition_memory_bytes"] == cache_sized(1 << 19)
+    assert st["partition_memory_bytes"] == cache_sized(1 << 17)
     assert st["outcome_memory_bytes"] == cache_sized(1 << 17)
-    assert cache_sized(1 << 19) in (1 << 19, 1 << 20, 2 << 20)
+    assert cache_sized(1 << 17) in (1 << 17, 1 << 18, 1 << 19, 1 << 20, 2 << 20)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -398,7 +397,7 @@ def test_partition_agrees_at_seven_cards_with_the_table_nodes_region(threads):
     # the region was there, in every thread (2 MiB at 7 cards a hand, with hint's moves 4 MiB),
     # beside the plain search's
     parts = [b.stats()["partition_memory_bytes"] for b in [backend, *helpers]]
-    assert parts == [cache_sized(1 << 19) + (4 << 20)] * threads
+    assert parts == [cache_sized(1 << 17) + (4 << 20)] * threads
     ref = CoreBackend(pos.rules, options="all-partition")
     assert ref.search(pos, v - 1, v) >= v and ref.search(pos, v, v + 1) <= v, pos.line()
 
@@ -758,15 +757,15 @@ def test_outcome_table_on_crowded_tables(rules):
 
 def test_small_tables_are_reported():
     # the class table, smalltt's table and the outcome table come on top of --memory: stats say
-    # how big they are (half the L2 cache, 1 MiB and half the L2 cache, see cache_sized, or a
-    # quarter of a smaller bound, but the class table keeps its 2^16 entries of 8 bytes at
-    # least), 0 where the option is off
+    # how big they are (a quarter of the L2 cache, 1 MiB and a quarter of the L2 cache, see
+    # cache_sized, or a quarter of a smaller bound, but the class table keeps its 2^14 entries
+    # of 8 bytes at least), 0 where the option is off
     pos = endgame(43, Rules(), 5)
     for options, small in (("all", 0), ("all+smalltt", 1 << 20)):
         backend = CoreBackend(pos.rules, memory_mb=64, options=options)
         solve_with(backend, pos, "best", line=False)
         st = backend.stats()
-        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == cache_sized(1 << 19)
+        assert st["small_memory_bytes"] == small and st["partition_memory_bytes"] == cache_sized(1 << 17)
         assert st["outcome_memory_bytes"] == cache_sized(1 << 17)
     backend = CoreBackend(pos.rules, memory_mb=64, options="all-outcomes")
     solve_with(backend, pos, "best", line=False)
@@ -774,27 +773,27 @@ def test_small_tables_are_reported():
     backend = CoreBackend(pos.rules, memory_mb=1, options="all+smalltt")
     solve_with(backend, pos, "best", line=False)
     st = backend.stats()
-    assert 0 < st["small_memory_bytes"] <= 1 << 18 and st["partition_memory_bytes"] == 1 << 19
+    assert 0 < st["small_memory_bytes"] <= 1 << 18 and st["partition_memory_bytes"] == min(cache_sized(1 << 17), 1 << 18)
     assert 0 < st["outcome_memory_bytes"] <= 1 << 18
 
 
 def test_the_class_table_has_a_region_for_the_table_nodes_from_seven_cards():
     # from 7 cards a hand the table nodes' class entries get a region of their own beside the
-    # plain search's (P: half the L2 cache, 512 KiB to 2 MiB): 2 MiB at 7 cards a hand, 4 MiB
-    # from 8, and hint's moves as much again; a small memory bound keeps the whole within a
-    # quarter of it (16 MiB: P + 1 MiB + 1 MiB, or P + 2 MiB without hint) but not below 2^16
-    # entries of 8 bytes a region (1 MiB: no region of the table nodes, and 512 KiB for the
-    # plain search's, over the quarter).
+    # plain search's (P: a quarter of the L2 cache, 128 KiB to 2 MiB): 2 MiB at 7 cards a hand,
+    # 4 MiB from 8, and hint's moves as much again; a small memory bound keeps the whole within a
+    # quarter of it (16 MiB: P + 1 MiB + 1 MiB, or P + 2 MiB without hint) but not below 2^14
+    # entries of 8 bytes a region (1 MiB: no region of the table nodes, whose least with its
+    # moves would not fit beside the plain search's, itself at most 256 KiB).
     # (A window just below the value limit: a quick search, after the tables are made.)
     six, seven, eight = endgame(43, Rules(), 6), endgame(43, Rules(), 7), endgame(43, Rules(), 8)
-    plain = cache_sized(1 << 19)
+    plain = cache_sized(1 << 17)
     for pos, memory_mb, options, expected in ((six, 64, "all", plain), (seven, 64, "all", plain + (4 << 20)),
                                               (seven, 64, "all-hint", plain + (2 << 20)),
                                               (eight, 64, "all", plain + (8 << 20)),
                                               (eight, 64, "all-hint", plain + (4 << 20)),
                                               (seven, 16, "all", plain + (2 << 20)),
                                               (seven, 16, "all-hint", plain + (2 << 20)),
-                                              (seven, 1, "all", 1 << 19)):
+                                              (seven, 1, "all", min(plain, 1 << 18))):
         backend = CoreBackend(pos.rules, memory_mb=memory_mb, options=options)
         lim = pos.value_limit()
         assert backend.search(pos, lim - 3, lim - 2) <= lim - 3

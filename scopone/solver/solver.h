@@ -229,8 +229,8 @@ typedef struct {
  * One 64-bit word: bits 0-5 lo + ABOUND_MID and bits 6-11 ABOUND_MID - hi (0: no bound, so a
  * zeroed entry holds none; bounds beyond +-30 are not kept), bits 12-22 the piles' state the bounds
  * were proven for (OPT_PDOM; 0 without it), bits 23-63 the key's (its low bits are the slot, and a
- * region has 2^16 slots at least, so slot and word hold 57 bits of the key).  8 bytes an entry: the
- * plain search's region takes half of a 1 MB L2 cache.
+ * region has 2^14 slots at least, so slot and word hold 55 bits of the key).  8 bytes an entry: the
+ * plain search's region takes a quarter of a core's L2 cache (table.h, cache_sized_bytes).
  *
  * OPT_PDOM: the piles' state is the lead of team A in the card majority (6 bits) and in the Denari
  * majority (5 bits), each as lead_ordinal gives it, an ordinal that grows with A's lead.  Positions

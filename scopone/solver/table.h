@@ -328,21 +328,26 @@ static void free_tables(Solver *S) {
 
 /*
  * The two tables of its own that the plain search probes at nearly every node, the class
- * table's plain region and the outcome table, are sized to the processor: each takes half
- * a core's second-level cache, as a power of two from 512 KB (for the class region, 2^16
- * entries of 8 bytes, the fewest AEntry's key check allows; 128 KB for the outcome table) to
- * 2 MB, or 1 MB where the cache's size is not known.  Their probes wait on memory wherever
- * they outgrow that cache, and the hosts of this machine have differed.  With 2 MB of L2 a
- * core: the class region at 2 MB against 512 KB took 0.966-0.985 the time and at 1 MB
- * 0.97-0.99 (notebook, "A sixth session on 5 December"); the outcome table at 1 MB 0.959 and
- * 1.015 the time of 2 MB (notebook, "A later session on 5 December").  With 1 MB a core, 7
- * cards, endgames 1-20, paired: the class region at 512 KB took 0.913 and 0.939 the time of
- * 2 MB (with 4.7% more nodes), 1 MB 1.021 the time of 512 KB; then the outcome table at 512 KB
- * 0.969 the time of 2 MB, 1 MB 0.991, 256 and 128 KB 0.994 and 0.985 that of 512 KB (notebook,
- * "A ninth session").  PARTITION_TABLE_BYTES and OUTCOME_TABLE_BYTES, if defined and not 0, fix them.
+ * table's plain region and the outcome table, are sized to the processor: each takes a quarter
+ * of a core's second-level cache, as a power of two from its least (128 KB for the class
+ * region, 2^14 entries of 8 bytes, so that AEntry's key check keeps 55 bits; 128 KB for the
+ * outcome table) to 2 MB; where the cache's size is not known, as for 2 MB.  Their probes wait
+ * on memory wherever they outgrow that cache, and the hosts of this machine have differed.
+ * With 2 MB of L2 a core: the class region at 2 MB against
+ * 512 KB took 0.966-0.985 the time and at 1 MB 0.97-0.99 (notebook, "A sixth session on 5
+ * December"); the outcome table at 1 MB 0.959 and 1.015 the time of 2 MB (notebook, "A later
+ * session on 5 December").  With 1 MB a core, 7 cards, endgames 1-20, paired: the class region
+ * at 512 KB took 0.913 and 0.939 the time of 2 MB (with 4.7% more nodes), 1 MB 1.021 the time
+ * of 512 KB; then the outcome table at 512 KB 0.969 the time of 2 MB, 1 MB 0.991, 256 and
+ * 128 KB 0.994 and 0.985 that of 512 KB (notebook, "A ninth session"), and later 256 KB 0.980
+ * and 0.987.  With 512 KB a core, where the class region took the whole cache at its least
+ * then (512 KB) and the outcome table half: both at 128 KB took 0.924 and 0.913 the time
+ * paired at 7 cards (4.4% more nodes) and 0.894 at 8 cards, the class region at 256 KB and
+ * the outcome table at 128 KB 0.940 and 0.935 in the same runs (notebook, "A twenty-sixth
+ * session").  PARTITION_TABLE_BYTES and OUTCOME_TABLE_BYTES, if defined and not 0, fix them.
  */
 #ifndef CACHE_SIZED_DEFAULT
-#define CACHE_SIZED_DEFAULT ((size_t)1 << 20)
+#define CACHE_SIZED_DEFAULT ((size_t)2 << 20) /* the L2 cache assumed where its size is not known */
 #endif
 #ifndef PARTITION_TABLE_BYTES
 #define PARTITION_TABLE_BYTES 0 /* 0: sized to the cache */
@@ -350,16 +355,16 @@ static void free_tables(Solver *S) {
 #ifndef OUTCOME_TABLE_BYTES
 #define OUTCOME_TABLE_BYTES 0
 #endif
-/* fixed if not 0, else half the L2 cache as a power of two from least to 2 MB (see above) */
-static size_t cache_sized_bytes(size_t fixed, size_t least) {
+/* fixed if not 0, else a 1/share of the L2 cache as a power of two from least to 2 MB (see above) */
+static size_t cache_sized_bytes(size_t fixed, size_t least, int share) {
     if (fixed) return fixed;
     long l2 = -1;
 #ifdef _SC_LEVEL2_CACHE_SIZE
     l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-    if (l2 <= 0) return CACHE_SIZED_DEFAULT;
+    size_t cache = l2 > 0 ? (size_t)l2 : CACHE_SIZED_DEFAULT;
     size_t b = least;
-    while (b < ((size_t)1 << 21) && b * 2 <= (size_t)l2 / 2) b *= 2;
+    while (b < ((size_t)1 << 21) && b * 2 <= cache / (size_t)share) b *= 2;
     return b;
 }
 
@@ -560,9 +565,9 @@ static int alloc_tt(Solver *S) {
     /* below PARTITION_ROOT cards in hand a solve takes milliseconds, less than the table's page faults */
     if ((OPTS(S) & OPT_PARTITION) && !S->at && S->cards_left >= PARTITION_ROOT) {
         /* --memory bounds the transposition table: this small one comes on top */
-        /* 2^16 slots at least: with the key's bits from 23 that an entry keeps, 57 bits of it are checked (AEntry) */
-        size_t least = ((size_t)1 << 16) * sizeof(AEntry);
-        size_t want = cache_sized_bytes(PARTITION_TABLE_BYTES, (size_t)1 << 19);
+        /* 2^14 slots at least: with the key's bits from 23 that an entry keeps, 55 bits of it are checked (AEntry) */
+        size_t least = ((size_t)1 << 14) * sizeof(AEntry);
+        size_t want = cache_sized_bytes(PARTITION_TABLE_BYTES, least, 4);
         size_t bytes = small_table_bytes(want, S->tt_limit_bytes, sizeof(AEntry));
         if (bytes < least) bytes = least;
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none;
@@ -591,7 +596,7 @@ static int alloc_tt(Solver *S) {
     if ((OPTS(S) & OPT_OUTCOMES) && (OPTS(S) & OPT_LAST) && !S->ot && S->cards_left > 5) {
         /* --memory bounds the transposition table: this small one comes on top (its pages are
          * touched only as it fills, so a small solve pays for few of them) */
-        size_t want = cache_sized_bytes(OUTCOME_TABLE_BYTES, (size_t)1 << 17);
+        size_t want = cache_sized_bytes(OUTCOME_TABLE_BYTES, (size_t)1 << 17, 4);
         size_t bytes = small_table_bytes(want, S->tt_limit_bytes, sizeof(OEntry));
         S->ot = (OEntry *)table_alloc(bytes, &S->ot_raw);
         if (!S->ot) { PyErr_NoMemory(); return -1; }
