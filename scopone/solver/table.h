@@ -355,8 +355,8 @@ static void free_tables(Solver *S) {
 #ifndef OUTCOME_TABLE_BYTES
 #define OUTCOME_TABLE_BYTES 0
 #endif
-/* fixed if not 0, else a 1/share of the L2 cache as a power of two from least to 2 MB (see above) */
-static size_t cache_sized_bytes(size_t fixed, size_t least, int share) {
+/* fixed if not 0, else a quarter of the L2 cache as a power of two from least to 2 MB (see above) */
+static size_t cache_sized_bytes(size_t fixed, size_t least) {
     if (fixed) return fixed;
     long l2 = -1;
 #ifdef _SC_LEVEL2_CACHE_SIZE
@@ -364,7 +364,7 @@ static size_t cache_sized_bytes(size_t fixed, size_t least, int share) {
 #endif
     size_t cache = l2 > 0 ? (size_t)l2 : CACHE_SIZED_DEFAULT;
     size_t b = least;
-    while (b < ((size_t)1 << 21) && b * 2 <= cache / (size_t)share) b *= 2;
+    while (b < ((size_t)1 << 21) && b * 2 <= cache / 4) b *= 2;
     return b;
 }
 
@@ -567,7 +567,7 @@ static int alloc_tt(Solver *S) {
         /* --memory bounds the transposition table: this small one comes on top */
         /* 2^14 slots at least: with the key's bits from 23 that an entry keeps, 55 bits of it are checked (AEntry) */
         size_t least = ((size_t)1 << 14) * sizeof(AEntry);
-        size_t want = cache_sized_bytes(PARTITION_TABLE_BYTES, least, 4);
+        size_t want = cache_sized_bytes(PARTITION_TABLE_BYTES, least);
         size_t bytes = small_table_bytes(want, S->tt_limit_bytes, sizeof(AEntry));
         if (bytes < least) bytes = least;
         /* the table nodes' region: within a quarter of the memory bound with the rest, or none;
@@ -596,7 +596,7 @@ static int alloc_tt(Solver *S) {
     if ((OPTS(S) & OPT_OUTCOMES) && (OPTS(S) & OPT_LAST) && !S->ot && S->cards_left > 5) {
         /* --memory bounds the transposition table: this small one comes on top (its pages are
          * touched only as it fills, so a small solve pays for few of them) */
-        size_t want = cache_sized_bytes(OUTCOME_TABLE_BYTES, (size_t)1 << 17, 4);
+        size_t want = cache_sized_bytes(OUTCOME_TABLE_BYTES, (size_t)1 << 17);
         size_t bytes = small_table_bytes(want, S->tt_limit_bytes, sizeof(OEntry));
         S->ot = (OEntry *)table_alloc(bytes, &S->ot_raw);
         if (!S->ot) { PyErr_NoMemory(); return -1; }
