@@ -38,6 +38,16 @@ on the same endgames, without options:
     (cd /tmp/old15 && python setup.py build_ext --inplace)
     python benchmarks/builds.py /tmp/old15 . --n 7 --seeds 1,2,3,4,5 --rounds 3
 
+``--control`` adds a copy of the first build (its ``scopone`` package copied to a
+temporary directory, options kept): the same machine code in other files, so other
+pages of memory, timed like the others.  Its paired ratio would be 1.000 on a quiet
+machine; what it reads instead is this run's resolution.  On the AMD host, 7 cards,
+endgames 1-20, a build and a copy of the same code read 0.975, 0.985, 0.988, 1.031 and
+1.008 paired in five runs of 2-3 rounds (docs/solver-notebook.md, "A twenty-eighth session"):
+a difference of 3% between two builds is not yet a difference.
+
+    python benchmarks/builds.py A B --n 7 --seeds 1-20 --rounds 2 --control
+
 With ``--instructions`` each build runs once under valgrind's callgrind
 (``apt-get install valgrind``), which counts, inside the core's search only
 (``Solver_search``), the instructions executed, the branches its simple
@@ -204,9 +214,14 @@ def main(argv=None) -> int:
                     help="count instead of timing: each build once under valgrind's callgrind (instructions, "
                          "mispredicted branches and first-level cache misses of the search; they repeat, "
                          "about 50x slower; one thread)")
+    ap.add_argument("--control", action="store_true",
+                    help="time a copy of the first build too (the same code in other files): its paired "
+                         "ratio, 1 but for the machine's noise, is the run's resolution")
     args = ap.parse_args(argv)
-    if len(args.builds) < 2:
-        ap.error("give at least two builds")
+    if len(args.builds) + args.control < 2:
+        ap.error("give at least two builds (or one with --control)")
+    if args.control and args.instructions:
+        ap.error("--control times a copy of the first build; --instructions counts, which repeat")
     seeds = ",".join(map(str, args.seeds))
     if args.instructions:
         if args.threads != 1:
@@ -220,22 +235,33 @@ def main(argv=None) -> int:
                   flush=True)
         print_counts(args.builds, counted, args.n, seeds, args.mode)
         return 0
+    if not args.control:
+        return time_builds(args, args.builds, args.builds, seeds)
+    with tempfile.TemporaryDirectory(prefix="scopone-control-") as tmp:
+        first, _, options = args.builds[0].partition(":")
+        shutil.copytree(Path(first) / "scopone", Path(tmp) / "scopone",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        copy = tmp + (":" + options if options else "")
+        return time_builds(args, [*args.builds, copy], [*args.builds, "control (copy of the first)"], seeds)
+
+
+def time_builds(args, builds: list[str], names: list[str], seeds: str) -> int:
+    """Time each of builds (shown as names) in alternation, as main's arguments ask, and print the table."""
     # the units paired: the whole set of endgames per round, or each endgame alone
     units = [str(s) for s in args.seeds] if args.per_endgame else [seeds]
     # each build's runs by its place in the command (a build may be named twice)
-    rows: list[list[dict]] = [[] for _ in args.builds]
+    rows: list[list[dict]] = [[] for _ in builds]
     k = 0
     for r in range(args.rounds):
         for unit in units:
             # every other run in reverse order, so that a bias of the place in a run
             # (seen: a few percent at 6 cards) falls on each build alike
-            order = range(len(args.builds))
+            order = range(len(builds))
             for j in order if k % 2 == 0 else reversed(order):
-                b = args.builds[j]
-                got = run_build(b, args.n, unit, args.threads, args.mode)
+                got = run_build(builds[j], args.n, unit, args.threads, args.mode)
                 rows[j].append(got)
                 where = f"round {r + 1}/{args.rounds}" + (f" endgame {unit}" if args.per_endgame else "")
-                print(f"{where}  {b}: {got['seconds']:.2f} s, {got['nodes']:,} nodes", flush=True)
+                print(f"{where}  {names[j]}: {got['seconds']:.2f} s, {got['nodes']:,} nodes", flush=True)
             k += 1
     base = rows[0]
     what = "one thread, CPU" if args.threads == 1 else f"{args.threads} threads, wall-clock"
@@ -251,7 +277,7 @@ def main(argv=None) -> int:
     # round's one time covers every endgame)
     med = [statistics.median(statistics.median(x["seconds"] for x in rnd) for rnd in per_round)
            for per_round in rounds] if args.per_endgame else []
-    for j, b in enumerate(args.builds):
+    for j, b in enumerate(names):
         per_round = rounds[j]
         secs = [sum(x["seconds"] for x in rnd) for rnd in per_round]
         nodes = sum(x["nodes"] for x in per_round[0])

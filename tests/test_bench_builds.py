@@ -177,3 +177,37 @@ def test_instructions_refuse_threads_and_a_machine_without_valgrind(monkeypatch)
     monkeypatch.setattr(mod.shutil, "which", lambda name: None)
     with pytest.raises(SystemExit, match="--instructions needs valgrind on the PATH"):
         mod.main([".", ".", "--instructions"])
+
+
+def test_control_times_a_copy_of_the_first_build_and_removes_it(capsys, monkeypatch):
+    # --control adds a copy of the first build's package (options kept) in a temporary
+    # directory: the child loads the copy's core, which searches the same nodes to the same
+    # values, and the copy is gone once the table is printed
+    build = str(Path(core.__file__).resolve().parents[2])
+    mod = _builds()
+    real, seen = mod.run_build, []
+
+    def recording(spec, *a, **k):
+        got = real(spec, *a, **k)
+        seen.append((spec, got))
+        return got
+
+    monkeypatch.setattr(mod, "run_build", recording)
+    assert mod.main([f"{build}:plain", "--control", "--n", "4", "--seeds", "1,2", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    specs = {spec for spec, _ in seen}
+    assert len(specs) == 2 and f"{build}:plain" in specs
+    (copy,) = specs - {f"{build}:plain"}
+    copy_dir, _, options = copy.partition(":")
+    assert options == "plain" and copy_dir != build
+    assert not Path(copy_dir).exists()
+    for spec, got in seen:  # each child loaded the core of its own directory
+        assert Path(got["core"]).resolve().is_relative_to(Path(spec.partition(":")[0]).resolve())
+    table = out.split("paired per endgame")[1].splitlines()
+    first, control = table[2].split(), table[3].split()
+    assert control[0] == "control" and first[0] == f"{build}:plain"
+    assert first[5] == control[9]  # the same nodes (the control's name takes five fields)
+    with pytest.raises(SystemExit):
+        mod.main([build, "--control", "--instructions"])
+    with pytest.raises(SystemExit):
+        mod.main([build])
