@@ -41,10 +41,10 @@ on the same endgames, without options:
 ``--control`` adds a copy of the first build (its ``scopone`` package copied to a
 temporary directory, options kept): the same machine code in other files, so other
 pages of memory, timed like the others.  Its paired ratio would be 1.000 on a quiet
-machine; what it reads instead is this run's resolution.  On the AMD host, 7 cards,
-endgames 1-20, a build and a copy of the same code read 0.975, 0.985, 0.988, 1.031 and
-1.008 paired in five runs of 2-3 rounds (docs/solver-notebook.md, "A twenty-eighth session"):
-a difference of 3% between two builds is not yet a difference.
+machine; what it reads instead is how far this run's noise alone moves a ratio.  On
+the AMD host, 7 cards, endgames 1-20, a build and a copy of the same code read 0.975,
+0.985, 0.988, 1.031 and 1.008 paired in five runs of 2-3 rounds (docs/solver-notebook.md,
+"A twenty-eighth session"): a difference of 3% between two builds is not yet a difference.
 
     python benchmarks/builds.py A B --n 7 --seeds 1-20 --rounds 2 --control
 
@@ -216,7 +216,7 @@ def main(argv=None) -> int:
                          "about 50x slower; one thread)")
     ap.add_argument("--control", action="store_true",
                     help="time a copy of the first build too (the same code in other files): its paired "
-                         "ratio, 1 but for the machine's noise, is the run's resolution")
+                         "ratio, 1 on a quiet machine, shows the run's noise")
     args = ap.parse_args(argv)
     if len(args.builds) + args.control < 2:
         ap.error("give at least two builds (or one with --control)")
