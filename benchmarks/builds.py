@@ -242,7 +242,7 @@ def main(argv=None) -> int:
         shutil.copytree(Path(first) / "scopone", Path(tmp) / "scopone",
                         ignore=shutil.ignore_patterns("__pycache__"))
         copy = tmp + (":" + options if options else "")
-        return time_builds(args, [*args.builds, copy], [*args.builds, "control (copy of the first)"], seeds)
+        return time_builds(args, [*args.builds, copy], [*args.builds, "(control)"], seeds)
 
 
 def time_builds(args, builds: list[str], names: list[str], seeds: str) -> int:

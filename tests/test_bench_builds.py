@@ -205,8 +205,8 @@ def test_control_times_a_copy_of_the_first_build_and_removes_it(capsys, monkeypa
         assert Path(got["core"]).resolve().is_relative_to(Path(spec.partition(":")[0]).resolve())
     table = out.split("paired per endgame")[1].splitlines()
     first, control = table[2].split(), table[3].split()
-    assert control[0] == "control" and first[0] == f"{build}:plain"
-    assert first[5] == control[9]  # the same nodes (the control's name takes five fields)
+    assert control[0] == "(control)" and first[0] == f"{build}:plain"
+    assert first[5] == control[5]  # the same nodes
     with pytest.raises(SystemExit):
         mod.main([build, "--control", "--instructions"])
     with pytest.raises(SystemExit):
